@@ -1,0 +1,4 @@
+"""``python -m converter`` runs the mechasheet command line."""
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,91 @@
+"""The command line: parses arguments, calls the library, prints. No rule logic lives here.
+
+Heavy libraries are imported inside the commands so that ``mechasheet --help`` stays fast.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from .errors import MechasheetError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="mechasheet",
+        description="Japanese mecha TRPG sheets: check, price and convert unit and pilot sheets.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    c = sub.add_parser("check", help="check documents against the rules and print findings")
+    c.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
+    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rules reading, e.g. damage_dice=every_die (see `mechasheet rules`)")
+    c.add_argument("--lang", choices=("ja", "en"), default="ja")
+
+    s = sub.add_parser("schema", help="print a system's JSON Schema")
+    s.add_argument("system")
+
+    r = sub.add_parser("rules", help="list the rule options of every system")
+    r.add_argument("--lang", choices=("ja", "en"), default="ja")
+    return p
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from .checking import check_paths
+    from .report_text import render_text
+    from .rules import system_ids
+    from .rules.options import parse_rule_args
+
+    options = parse_rule_args(args.rule, system_ids())
+    report = check_paths(args.paths, options)
+    if not report.files:
+        raise MechasheetError("no documents found in: " + ", ".join(args.paths))
+    if args.format == "json":
+        sys.stdout.write(json.dumps(report.to_dict(args.lang), ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(render_text(report, args.lang))
+    if report.unreadable:
+        return EXIT_INPUT
+    return EXIT_OK if report.valid else EXIT_FINDINGS
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    from .schema import schema_text
+
+    sys.stdout.write(schema_text(args.system))
+    return EXIT_OK
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    from .rules import system_ids
+    from .rules.options import option_specs
+
+    for system in system_ids():
+        for name, spec in option_specs(system).items():
+            sys.stdout.write(f"{system}: --rule {name}=VALUE  ({spec['label']}; default {spec['default']})\n")
+            for value, label in spec["values"].items():
+                sys.stdout.write(f"    {value}: {label}\n")
+    return EXIT_OK
+
+
+COMMANDS = {"check": _cmd_check, "schema": _cmd_schema, "rules": _cmd_rules}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except MechasheetError as exc:
+        sys.stderr.write(f"mechasheet: {exc}\n")
+        return exc.exit_code
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

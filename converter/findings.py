@@ -1,0 +1,109 @@
+"""Findings: what a check says about a document, as plain data with a stable code.
+
+Checks yield findings; the driver adds where they happened. Every code is listed once in
+``catalog.toml`` with its severity and a Japanese and English message template.
+"""
+from __future__ import annotations
+
+import enum
+import tomllib
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterable, Mapping
+
+from .errors import CatalogError
+
+LANGS = ("ja", "en")
+
+
+class Severity(str, enum.Enum):
+    """How much a finding matters: only errors make a document invalid."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    code: str
+    severity: Severity
+    title: str
+    ja: str
+    en: str
+
+
+@lru_cache(maxsize=1)
+def catalog() -> dict[str, CatalogEntry]:
+    """Every finding code with its severity and message templates (read once)."""
+    text = resources.files(__package__).joinpath("catalog.toml").read_text(encoding="utf-8")
+    raw = tomllib.loads(text)
+    out: dict[str, CatalogEntry] = {}
+    for code, entry in raw.items():
+        try:
+            out[code] = CatalogEntry(code, Severity(entry["severity"]), entry["title"],
+                                     entry["ja"], entry["en"])
+        except (KeyError, ValueError) as exc:  # a broken catalog is a packaging bug
+            raise CatalogError(f"catalog.toml: entry {code!r} is incomplete: {exc}") from exc
+    return out
+
+
+class _Blank(dict):
+    """Format mapping that leaves unknown fields visible instead of raising."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a check found: code, where (JSON pointer, cell) and the values for its message."""
+
+    code: str
+    pointer: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+    cell: str = ""
+    severity: Severity | None = None  # None: the catalog's severity for the code
+
+    @property
+    def entry(self) -> CatalogEntry:
+        try:
+            return catalog()[self.code]
+        except KeyError as exc:
+            raise CatalogError(f"finding code {self.code!r} is not in catalog.toml") from exc
+
+    @property
+    def level(self) -> Severity:
+        return self.severity or self.entry.severity
+
+    def message(self, lang: str = "ja") -> str:
+        template = getattr(self.entry, lang if lang in LANGS else "ja")
+        return template.format_map(_Blank({k: _show(v, lang) for k, v in self.params.items()}))
+
+    def at(self, prefix: str = "", cell: str | None = None) -> "Finding":
+        """The same finding placed under ``prefix`` (a JSON pointer) and/or at ``cell``."""
+        return replace(self, pointer=prefix + self.pointer,
+                       cell=self.cell if cell is None else cell)
+
+    def to_dict(self, lang: str = "ja") -> dict[str, Any]:
+        return {"code": self.code, "severity": self.level.value, "pointer": self.pointer,
+                "cell": self.cell, "message": self.message(lang)}
+
+
+def _show(value: Any, lang: str) -> str:
+    if isinstance(value, (list, tuple)):
+        sep = "、" if lang == "ja" else ", "
+        return sep.join(_show(v, lang) for v in value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def has_errors(findings: Iterable[Finding]) -> bool:
+    return any(f.level is Severity.ERROR for f in findings)
+
+
+def pointer(*parts: str | int) -> str:
+    """A JSON pointer (RFC 6901) from path parts."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)

@@ -1,0 +1,39 @@
+"""The rule systems: tables, engines and schema generators. Standard library only (Pyodide)."""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from ..errors import MechasheetError
+from .pricing import CostLine, Pricing
+
+
+@dataclass(frozen=True)
+class System:
+    """One rule system as the front ends see it."""
+
+    id: str
+    label: str
+    format: int
+    price: Callable[[Mapping[str, Any], Mapping[str, str] | None], Pricing]
+    build_schema: Callable[[], dict[str, Any]]
+
+
+# Registered lazily so that importing one system never imports another.
+_MODULES = {"up": "converter.rules.up"}
+
+
+def system_ids() -> list[str]:
+    return list(_MODULES)
+
+
+def get_system(system_id: str) -> System:
+    """The system named ``system_id``; MechasheetError (exit 2) if there is none."""
+    if system_id not in _MODULES:
+        raise MechasheetError(f"unknown system {system_id!r} (known: {', '.join(_MODULES)})")
+    mod = importlib.import_module(_MODULES[system_id])
+    return System(system_id, mod.LABEL, mod.FORMAT, mod.price, mod.build_schema)
+
+
+__all__ = ["CostLine", "Pricing", "System", "get_system", "system_ids"]

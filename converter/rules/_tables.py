@@ -1,0 +1,25 @@
+"""Loading a system's rule tables (TOML data shipped inside the package).
+
+Standard library only: the rules must import under Pyodide (xlwings Lite).
+"""
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from ..errors import RuleTableError
+
+
+@lru_cache(maxsize=None)
+def load_tables(system: str) -> dict[str, Any]:
+    """The parsed ``tables.toml`` of ``system`` (cached; treat it as read-only)."""
+    try:
+        text = resources.files(f"{__package__}.{system}").joinpath("tables.toml").read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError) as exc:
+        raise RuleTableError(f"no rule tables for system {system!r}") from exc
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RuleTableError(f"rules/{system}/tables.toml: {exc}") from exc

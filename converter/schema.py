@@ -1,0 +1,78 @@
+"""JSON Schema: the committed files in ``schemas/``, and validation that reports every error.
+
+Schemas are generated from each system's rule tables (``rules/<system>/schema.py``); this module
+turns jsonschema's errors into findings with stable codes and a JSON pointer.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from .findings import Finding
+from .rules import get_system
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+
+
+def schema_text(system: str) -> str:
+    """The generated schema as the bytes committed in ``schemas/<system>.schema.json``."""
+    return json.dumps(get_system(system).build_schema(), ensure_ascii=False, indent=2) + "\n"
+
+
+@lru_cache(maxsize=None)
+def _validator(system: str):
+    import jsonschema  # heavy: only when validating
+
+    schema = get_system(system).build_schema()
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+def validate(doc: Mapping[str, Any], system: str) -> list[Finding]:
+    """Every schema violation of ``doc`` as findings, in document order."""
+    errors = sorted(_validator(system).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    return [f for e in errors for f in _to_findings(e)]
+
+
+def _ptr(path) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def _to_findings(error) -> Iterator[Finding]:
+    """One jsonschema error → findings; conditional (if/then, allOf) errors are unwrapped."""
+    kind = error.validator
+    where = _ptr(error.absolute_path)
+    value = error.instance
+    if kind in ("allOf", "anyOf", "oneOf") and error.context:
+        for sub in error.context:
+            yield from _to_findings(sub)
+        return
+    if kind == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        yield Finding("SCHEMA_REQUIRED", where, {"field": missing})
+    elif kind == "type":
+        yield Finding("SCHEMA_TYPE", where, {"value": _short(value), "expected": error.validator_value})
+    elif kind == "enum":
+        yield Finding("SCHEMA_ENUM", where, {"value": _short(value),
+                                             "choices": [c for c in error.validator_value if c is not None]})
+    elif kind == "const":
+        yield Finding("SCHEMA_CONST", where, {"value": _short(value), "expected": error.validator_value})
+    elif kind in ("minimum", "exclusiveMinimum", "minItems", "minLength"):
+        yield Finding("SCHEMA_MINIMUM", where, {"value": _short(value), "limit": error.validator_value})
+    elif kind in ("maximum", "exclusiveMaximum", "maxItems", "maxLength"):
+        yield Finding("SCHEMA_MAXIMUM", where, {"value": _short(value), "limit": error.validator_value})
+    elif kind == "multipleOf":
+        yield Finding("SCHEMA_MULTIPLE_OF", where, {"value": _short(value), "limit": error.validator_value})
+    elif kind == "additionalProperties":
+        extra = sorted(set(value) - set(error.schema.get("properties", {})))
+        yield Finding("SCHEMA_ADDITIONAL", where, {"fields": extra})
+    else:
+        yield Finding("SCHEMA_OTHER", where, {"detail": error.message})
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,29 @@
+"""The committed schemas are exactly what the generators produce from the rule tables."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from converter.schema import SCHEMA_DIR, schema_text
+from converter.rules import system_ids
+
+
+@pytest.mark.parametrize("system", system_ids())
+def test_committed_schema_matches_generator(system: str) -> None:
+    """schemas/<system>.schema.json differs from the generator's output: regenerate it."""
+    committed = Path(SCHEMA_DIR, f"{system}.schema.json").read_text(encoding="utf-8")
+    assert committed == schema_text(system), (
+        f"run: mechasheet schema {system} > schemas/{system}.schema.json")
+
+
+@pytest.mark.parametrize("system", system_ids())
+def test_schema_is_valid_2020_12(system: str) -> None:
+    """The generated schema is itself a valid JSON Schema 2020-12 document."""
+    import json
+
+    import jsonschema
+
+    schema = json.loads(schema_text(system))
+    assert schema["$schema"].endswith("2020-12/schema")
+    jsonschema.Draft202012Validator.check_schema(schema)

@@ -1,7 +1,7 @@
 """Findings: what a check says about a document, as plain data with a stable code.
 
-Checks yield findings; the driver adds where they happened. Every code is listed once in
-``catalog.toml`` with its severity and a Japanese and English message template.
+Checks yield findings; the driver adds where they happened. Every code is listed once, in
+``catalog.toml`` or a system's ``rules/<system>/catalog.toml``, with its severity and a Japanese and English message template.
 """
 from __future__ import annotations
 
@@ -37,8 +37,16 @@ class CatalogEntry:
 @lru_cache(maxsize=1)
 def catalog() -> dict[str, CatalogEntry]:
     """Every finding code with its severity and message templates (read once)."""
-    text = resources.files(__package__).joinpath("catalog.toml").read_text(encoding="utf-8")
-    raw = tomllib.loads(text)
+    raw = tomllib.loads(resources.files(__package__).joinpath("catalog.toml").read_text("utf-8"))
+    # Each system may ship its own codes beside its tables (rules/<system>/catalog.toml).
+    rules = resources.files(__package__).joinpath("rules")
+    for folder in sorted(rules.iterdir(), key=lambda p: p.name):
+        extra = folder.joinpath("catalog.toml")
+        if folder.is_dir() and extra.is_file():
+            for code, entry in tomllib.loads(extra.read_text("utf-8")).items():
+                if code in raw:
+                    raise CatalogError(f"rules/{folder.name}/catalog.toml: code {code} defined twice")
+                raw[code] = entry
     out: dict[str, CatalogEntry] = {}
     for code, entry in raw.items():
         try:

@@ -21,16 +21,21 @@ class System:
 
 
 # Registered lazily so that importing one system never imports another.
-_MODULES = {"up": "converter.rules.up"}
+_MODULES = {"up": "converter.rules.up", "mailgear": "converter.rules.mailgear",
+            "pp": "converter.rules.pp"}
 
 
 def system_ids() -> list[str]:
-    return list(_MODULES)
+    """The systems this installation has (a system's folder ships its ``tables.toml``)."""
+    from importlib import resources
+
+    here = resources.files(__package__)
+    return [s for s in _MODULES if here.joinpath(s, "tables.toml").is_file()]
 
 
 def get_system(system_id: str) -> System:
     """The system named ``system_id``; MechasheetError (exit 2) if there is none."""
-    if system_id not in _MODULES:
+    if system_id not in system_ids():
         raise MechasheetError(f"unknown system {system_id!r} (known: {', '.join(_MODULES)})")
     mod = importlib.import_module(_MODULES[system_id])
     return System(system_id, mod.LABEL, mod.FORMAT, mod.price, mod.build_schema)

@@ -207,12 +207,14 @@ def _price_morale_boosts(doc, size, t: UpTables, out: Pricing) -> None:
         amount = _int(boost.get("raise"))
         if sid not in size.stats or amount is None or amount <= 0:
             out.find("UP_BOOST_INVALID", where, stat=sid, value=boost.get("raise"))
+            out.complete = False
             continue
         rule = size.stats[sid]
         if amount % rule.step:
             out.find("UP_STAT_STEP", where + "/raise", label=t.stat_labels[sid], value=amount,
                      base=0, step=rule.step, size=size.label,
                      hint=[amount // rule.step * rule.step, (amount // rule.step + 1) * rule.step])
+            out.complete = False
             continue
         current = _int(stats.get(sid, rule.base)) or rule.base
         already = max(0, current - rule.base)

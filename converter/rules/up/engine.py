@@ -127,8 +127,8 @@ def _price_movement(doc, size, t: UpTables, out: Pricing) -> None:
         if m not in t.movement_types:
             out.find("UP_MOVEMENT_UNKNOWN", pointer("movement", i), value=m,
                      choices=list(t.movement_types))
-        elif m in seen:
-            out.find("UP_MOVEMENT_DUPLICATE", pointer("movement", i), value=t.movement_types[m])
+        elif m in seen:  # at the list, where the schema's uniqueItems reports it too
+            out.find("UP_MOVEMENT_DUPLICATE", "/movement", value=t.movement_types[m])
         seen.add(m)
     known = [m for m in seen if m in t.movement_types]
     delta = len(known) - t.raw["movement"]["baseline_count"]
@@ -174,6 +174,7 @@ def _price_terrain(doc, t: UpTables, opts, out: Pricing) -> None:
         where = pointer("terrain", key)
         if grade not in t.terrain_grades:
             out.find("UP_TERRAIN_GRADE", where, value=grade, choices=t.terrain_grades)
+            out.complete = False
             continue
         if grade == base[key]:
             continue

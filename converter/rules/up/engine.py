@@ -356,11 +356,13 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
     dmg = t.raw["damage"]
     damage = w.get("damage") or {}
     dice, fixed = _int(damage.get("dice", dmg["base_dice"])), _int(damage.get("fixed", dmg["base_fixed"]))
-    if dice is None or fixed is None or dice < dmg["base_dice"] or fixed < dmg["base_fixed"]:
-        out.find("UP_DAMAGE_BELOW_BASE", where + "/damage", dice=damage.get("dice"),
+    low = [key for key, value, base in (("dice", dice, dmg["base_dice"]), ("fixed", fixed, dmg["base_fixed"]))
+           if value is None or value < base]
+    for key in low:  # at the field, where the schema's minimum reports it too
+        out.find("UP_DAMAGE_BELOW_BASE", f"{where}/damage/{key}", dice=damage.get("dice"),
                  fixed=damage.get("fixed"), base=f"{dmg['base_dice']}D10+{dmg['base_fixed']}")
         wp.ok = False
-    else:
+    if not low:
         paid_dice = dice if opts["damage_dice"] == "every_die" else dice - dmg["base_dice"]
         cost = paid_dice * dmg["die_price"] + (fixed - dmg["base_fixed"]) * dmg["fixed_price"]
         if cost:

@@ -380,7 +380,7 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
     # 使用回数
     usage = w.get("usage") or None
     if usage:
-        _price_usage(usage, w, t, opts, where + "/usage", out, wp)
+        _price_usage(usage, w, unit, t, opts, where + "/usage", out, wp)
 
     # 地形適応
     movement = unit.get("movement") if isinstance(unit.get("movement"), list) else []
@@ -431,7 +431,7 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
     return wp
 
 
-def _price_usage(usage, w, t: UpTables, opts, where: str, out: Pricing, wp: WeaponPrice) -> None:
+def _price_usage(usage, w, unit, t: UpTables, opts, where: str, out: Pricing, wp: WeaponPrice) -> None:
     kind = usage.get("type")
     amount = _int(usage.get("amount"))
     if kind not in t.usage_types:
@@ -454,7 +454,7 @@ def _price_usage(usage, w, t: UpTables, opts, where: str, out: Pricing, wp: Weap
     if row.get("up") is None:
         reduction = "percent"
     if reduction in (None, ""):
-        reduction = _infer_reduction(w, row, t, opts, where, out)
+        reduction = _infer_reduction(w, unit, row, t, opts, where, out)
     if reduction == "percent":
         if percent is None:
             out.find("UP_USAGE_NO_PERCENT", where + "/reduction", type=t.usage_types[kind],
@@ -469,8 +469,11 @@ def _price_usage(usage, w, t: UpTables, opts, where: str, out: Pricing, wp: Weap
         wp.ok = False
 
 
-def _infer_reduction(w, row, t: UpTables, opts, where: str, out: Pricing) -> str:
-    """A legacy sheet that does not say −UP or −%: keep the one matching its written cost."""
+def _infer_reduction(w, unit, row, t: UpTables, opts, where: str, out: Pricing) -> str:
+    """A legacy sheet that does not say −UP or −%: keep the one matching its written cost.
+
+    Each choice is priced on the weapon's own unit (its movement sets the weapon's terrain base).
+    """
     if row.get("percent") is None:
         return "up"
     declared = _int(w.get("declared_cost"))
@@ -480,7 +483,7 @@ def _infer_reduction(w, row, t: UpTables, opts, where: str, out: Pricing) -> str
         trial["usage"] = {**w["usage"], "reduction": choice}
         trial.pop("variant_of", None)
         probe = Pricing()
-        cost, _, _ = price_weapon(trial, {"movement": []}, t, opts, where, probe).cost(
+        cost, _, _ = price_weapon(trial, unit, t, opts, where, probe).cost(
             t.raw["effects_rules"]["percent_floor"])
         if declared is not None and cost == declared:
             matches.append(choice)

@@ -101,8 +101,11 @@ def _ordered(findings: Iterable[Finding]) -> list[Finding]:
 def check_path(path: Path, options: Mapping[str, str] | None = None) -> FileReport:
     """Read and check one file; an unreadable file becomes a report with INPUT_UNREADABLE."""
     from .documents import load_json_document
+    from .sheets import SHEET_SUFFIXES
 
     try:
+        if path.suffix.lower() in SHEET_SUFFIXES:
+            return _check_sheet(path, options)
         doc = load_json_document(path)
     except InputError as exc:
         return FileReport(path=str(path), system=None,
@@ -110,7 +113,18 @@ def check_path(path: Path, options: Mapping[str, str] | None = None) -> FileRepo
     return check_document(doc, options, str(path))
 
 
-INPUT_SUFFIXES = (".json",)
+def _check_sheet(path: Path, options: Mapping[str, str] | None) -> FileReport:
+    """A workbook: read by defined names, checked, every finding placed at its cell."""
+    from .sheets import cell_for, read_sheet
+
+    doc, read_findings, cells = read_sheet(path)
+    report = check_document(doc, options, str(path))
+    report.findings = _ordered([f.at(cell=f.cell or cell_for(f.pointer, cells))
+                                for f in read_findings + report.findings])
+    return report
+
+
+INPUT_SUFFIXES = (".json", ".xlsx", ".xlsm")
 # Folders of known-bad examples: skipped when a parent folder is searched, checked when named.
 SKIPPED_FOLDERS = ("broken",)
 

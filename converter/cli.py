@@ -30,6 +30,23 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("schema", help="print a system's JSON Schema")
     s.add_argument("system")
 
+    t = sub.add_parser("template", help="write a system's empty Excel template")
+    t.add_argument("system")
+    t.add_argument("-o", "--output", metavar="PATH", help="default: templates/<system>.xlsx")
+    t.add_argument("--force", action="store_true", help="replace an existing file")
+
+    w = sub.add_parser("write", help="write a JSON document into a filled Excel sheet")
+    w.add_argument("document", metavar="DOC.json")
+    w.add_argument("-o", "--output", metavar="SHEET.xlsx", help="default: beside the document")
+    w.add_argument("--force", action="store_true", help="replace an existing file")
+    w.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+
+    rd = sub.add_parser("read", help="read a filled sheet back into a JSON document")
+    rd.add_argument("sheet", metavar="SHEET.xlsx")
+    rd.add_argument("-o", "--output", metavar="DOC.json", help="default: print to standard output")
+    rd.add_argument("--force", action="store_true", help="replace an existing file")
+    rd.add_argument("--lang", choices=("ja", "en"), default="ja")
+
     r = sub.add_parser("rules", help="list the rule options of every system")
     r.add_argument("--lang", choices=("ja", "en"), default="ja")
     return p
@@ -73,7 +90,46 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"check": _cmd_check, "schema": _cmd_schema, "rules": _cmd_rules}
+def _cmd_template(args: argparse.Namespace) -> int:
+    from .sheets import write_template
+
+    out = write_template(args.system, args.output or f"templates/{args.system}.xlsx", args.force)
+    sys.stdout.write(f"{out}\n")
+    return EXIT_OK
+
+
+def _cmd_write(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .documents import load_json_document
+    from .rules import system_ids
+    from .rules.options import parse_rule_args
+    from .sheets import write_sheet
+
+    doc = load_json_document(args.document)
+    options = parse_rule_args(args.rule, system_ids())
+    out = write_sheet(doc, args.output or Path(args.document).with_suffix(".xlsx"), args.force, options)
+    sys.stdout.write(f"{out}\n")
+    return EXIT_OK
+
+
+def _cmd_read(args: argparse.Namespace) -> int:
+    from .documents import dump_document, write_atomic
+    from .sheets import read_sheet
+
+    doc, findings, _ = read_sheet(args.sheet)
+    for f in findings:
+        sys.stderr.write(f"{f.level.value} {f.code} {f.cell or f.pointer}: {f.message(args.lang)}\n")
+    text = dump_document(doc)
+    if args.output:
+        write_atomic(args.output, text, args.force)
+    else:
+        sys.stdout.write(text)
+    return EXIT_FINDINGS if any(f.level.value == "error" for f in findings) else EXIT_OK
+
+
+COMMANDS = {"check": _cmd_check, "schema": _cmd_schema, "rules": _cmd_rules,
+            "template": _cmd_template, "write": _cmd_write, "read": _cmd_read}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

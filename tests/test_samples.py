@@ -119,6 +119,17 @@ def test_transformation_sets_list_each_other_consistently() -> None:
         assert len(paid) == 1, (group, paid)
 
 
+def test_document_guide_example_checks_clean() -> None:
+    """The complete example in docs/up-document.md has no finding and claims the engine's total."""
+    text = (ROOT / "docs" / "up-document.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```json\n")[1:]]
+    examples = [json.loads(b) for b in blocks if b.lstrip().startswith('{\n  "system": "up"')]
+    assert len(examples) == 1
+    report = check_document(examples[0])
+    assert [(f.code, f.pointer) for f in report.findings] == []
+    assert report.computed == examples[0]["declared_total"] == 1372
+
+
 # --- broken samples ------------------------------------------------------------------------------
 # file name → the (code, pointer) errors and warnings it must produce, nothing more.
 

@@ -51,7 +51,8 @@ def read_up(path: Path, named: NamedCells) -> tuple[dict[str, Any], list[Finding
     if "transformation" in doc:
         doc["transformation"].setdefault("forms", [])
     total = rd.raw("up.totals.computed")
-    declared = rd.to_int(total, "/declared_total", rd.cell_of("up.totals.computed"))
+    rd.cells["/declared_total"] = rd.cell_of("up.totals.computed")
+    declared = rd.to_int(total, "/declared_total", rd.cells["/declared_total"])
     if declared is not None:
         doc["declared_total"] = declared
     extra_text = rd.raw("up.extra")

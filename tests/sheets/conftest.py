@@ -1,0 +1,65 @@
+"""Shared fixtures for workbook tests: samples, and one LibreOffice run for all of them."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from converter import price
+from converter.sheets import sheet_bytes
+
+from .libreoffice import recalculate
+
+ROOT = Path(__file__).resolve().parents[2]
+UP_SAMPLES = sorted((ROOT / "samples" / "up").glob("*.json"))
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def edited(doc: dict) -> dict:
+    """The sample with inputs changed (HP up one step, a weapon's accuracy raised)."""
+    from converter.rules.up.tables import tables
+
+    d = json.loads(json.dumps(doc))
+    d["stats"]["hp"] += tables().sizes[d["size"]].stats["hp"].step
+    for w in d.get("weapons", []):
+        if w.get("accuracy", 0) == 0 and not w.get("variant_of"):
+            w["accuracy"] = 10
+            break
+    d["declared_total"] = price(d).total
+    return d
+
+
+@pytest.fixture(scope="session")
+def recalculated(tmp_path_factory) -> dict[str, Path]:
+    """Every up sample written, plus an input-edited copy, recalculated by LibreOffice at once."""
+    base = tmp_path_factory.mktemp("lo")
+    src = base / "src"
+    src.mkdir()
+    files = []
+    for p in UP_SAMPLES:
+        f = src / f"{p.stem}.xlsx"
+        f.write_bytes(sheet_bytes(load(p)))
+        files.append(f)
+        # The edited copy: written from the sample, then its input cells edited with openpyxl.
+        import openpyxl
+
+        g = src / f"{p.stem}.edited.xlsx"
+        g.write_bytes(sheet_bytes(load(p)))
+        wb = openpyxl.load_workbook(g)
+        new = edited(load(p))
+        sheet, ref = next(iter(wb.defined_names["up.stats.hp"].destinations))
+        wb[sheet][ref.replace("$", "")] = new["stats"]["hp"]
+        for i, (w0, w1) in enumerate(zip(load(p).get("weapons", []), new.get("weapons", []))):
+            if w0.get("accuracy", 0) != w1.get("accuracy", 0):
+                sheet, ref = next(iter(wb.defined_names["up.weapons.accuracy"].destinations))
+                col = "".join(ch for ch in ref.split(":")[0] if ch.isalpha())
+                row = int("".join(ch for ch in ref.split(":")[0] if ch.isdigit())) + i
+                wb[sheet][f"{col}{row}"] = w1["accuracy"]
+        wb.save(g)
+        files.append(g)
+    out = recalculate(files, base / "out", base / "profile")
+    return {f.name: o for f, o in zip(files, out)}

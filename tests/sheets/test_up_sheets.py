@@ -1,0 +1,208 @@
+"""up workbooks: template, filled sheets, reading back, and formulas recalculated by LibreOffice."""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import openpyxl
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from converter import check_document, price
+from converter.errors import OutputError
+from converter.sheets import read_sheet, sheet_bytes, template_bytes, write_sheet
+from converter.sheets.layout import load_layout
+
+from ..strategies import up_unit
+from .conftest import ROOT, UP_SAMPLES, edited, load
+
+
+def prune(value):
+    """A document without empty values: blank cells and absent keys mean the same."""
+    if isinstance(value, dict):
+        out = {k: prune(v) for k, v in value.items()}
+        return {k: v for k, v in out.items() if v not in (None, [], {}, "")}
+    if isinstance(value, list):
+        return [prune(v) for v in value]
+    return value
+
+
+def normalized(doc: dict) -> dict:
+    """What a sheet can say of a document: movement in table order, effect levels explicit,
+    declared total = the sheet's."""
+    d = json.loads(json.dumps(doc))
+    order = ["air", "land", "sea", "space"]  # a set: the sheet lists it in the table's order
+    d["movement"] = sorted(d.get("movement", []), key=order.index)
+    for w in d.get("weapons", []):
+        for e in w.get("effects", []):
+            if e["id"] in ("stat_down", "move_down"):
+                e.setdefault("level", 1)
+    d.setdefault("declared_total", price(d).total)
+    return prune(d)
+
+
+def roundtrip(doc: dict, tmp: Path) -> dict:
+    path = tmp / "unit.xlsx"
+    write_sheet(doc, path, force=True)
+    back, findings, _ = read_sheet(path)
+    assert [f.code for f in findings] == []
+    return prune(back)
+
+
+def named_values(path: Path) -> dict[str, object]:
+    """Every single-cell defined name → the cell's cached value."""
+    wb = openpyxl.load_workbook(path, data_only=True)
+    out = {}
+    for name, dn in wb.defined_names.items():
+        for sheet, ref in dn.destinations:
+            if ":" not in ref and sheet in wb.sheetnames:
+                out[name] = wb[sheet][ref.replace("$", "")].value
+    return out
+
+
+def table_values(path: Path, table_id: str, key: str) -> list[object]:
+    wb = openpyxl.load_workbook(path, data_only=True)
+    sheet, ref = next(iter(wb.defined_names[f"up.{table_id}.{key}"].destinations))
+    return [row[0].value for row in wb[sheet][ref.replace("$", "")]]
+
+
+COMPUTED_COLUMNS = [(t.id, c.key) for t in load_layout("up").tables for c in t.columns if c.computed]
+
+
+def test_template_is_byte_stable_and_committed():
+    """templates/up.xlsx is exactly what `mechasheet template up` writes."""
+    assert template_bytes("up") == template_bytes("up")
+    assert (ROOT / "templates" / "up.xlsx").read_bytes() == template_bytes("up")
+
+
+def test_template_names_every_field_and_records_its_identity():
+    """Every layout field has a defined name, and the workbook says which template it is."""
+    wb = openpyxl.load_workbook(io.BytesIO(template_bytes("up")))
+    names = set(wb.defined_names)
+    layout = load_layout("up")
+    for f in layout.fields:
+        assert "up." + f.pointer.strip("/").replace("/", ".") in names
+    for t in layout.tables:
+        for c in t.columns:
+            assert f"up.{t.id}.{c.key}" in names
+    for sid in ("hp", "en", "armor", "power", "mobility", "move"):
+        assert {f"up.stats.{sid}", f"up.stats.{sid}.cost"} <= names
+    assert {"up.totals.computed", "up.totals.remainder", "mechasheet.template"} <= names
+    sheet, ref = next(iter(wb.defined_names["mechasheet.template"].destinations))
+    assert wb[sheet][ref.replace("$", "")].value == "up/1"
+    assert wb[load_layout("up").input_sheet].protection.sheet
+
+
+@pytest.mark.parametrize("path", UP_SAMPLES, ids=lambda p: p.stem)
+def test_sample_sheet_committed_in_step(path: Path):
+    """samples/up/<x>.xlsx is what samples/make_sheets.py writes for <x>.json."""
+    assert path.with_suffix(".xlsx").read_bytes() == sheet_bytes(load(path))
+
+
+@pytest.mark.parametrize("path", UP_SAMPLES, ids=lambda p: p.stem)
+def test_sample_round_trip(path: Path, tmp_path: Path):
+    """read(write(doc)) == doc for every sample."""
+    doc = load(path)
+    assert roundtrip(doc, tmp_path) == normalized(doc)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doc=up_unit())
+def test_generated_round_trip(doc: dict, tmp_path: Path):
+    """read(write(doc)) == doc for generated valid documents."""
+    assert roundtrip(doc, tmp_path) == normalized(doc)
+
+
+def test_text_that_looks_like_a_formula_stays_text(tmp_path: Path):
+    """A name or note beginning with = + - @ is written as text, never a formula."""
+    doc = load(UP_SAMPLES[0])
+    doc["notes"] = "=HYPERLINK(\"x\")"
+    doc["name"] = "+機体"
+    path = write_sheet(doc, tmp_path / "u.xlsx")
+    wb = openpyxl.load_workbook(path)
+    sheet, ref = next(iter(wb.defined_names["up.notes"].destinations))
+    cell = wb[sheet][ref.replace("$", "")]
+    assert cell.data_type == "s" and cell.value == doc["notes"]
+
+
+def test_existing_output_needs_force(tmp_path: Path):
+    """An existing file is not overwritten without force, and is left as it was."""
+    target = tmp_path / "u.xlsx"
+    target.write_bytes(b"keep me")
+    with pytest.raises(OutputError):
+        write_sheet(load(UP_SAMPLES[0]), target)
+    assert target.read_bytes() == b"keep me"
+
+
+def test_too_many_weapons_is_an_error_not_a_cut(tmp_path: Path):
+    """A document with more weapons than the sheet holds is refused with a clear error."""
+    doc = load(UP_SAMPLES[0])
+    rows = load_layout("up").table("weapons").rows
+    doc["weapons"] = [dict(doc["weapons"][0], name=f"w{i}") for i in range(rows + 1)]
+    with pytest.raises(OutputError, match="武装"):
+        write_sheet(doc, tmp_path / "u.xlsx")
+    assert not (tmp_path / "u.xlsx").exists()
+
+
+def test_reader_converts_text_numbers_and_reports_cells(tmp_path: Path):
+    """Full-width digits and numbers stored as text are read; a word where a number goes is a
+    finding with its cell, and check reports the cell too."""
+    path = write_sheet(load(UP_SAMPLES[0]), tmp_path / "u.xlsx")
+    wb = openpyxl.load_workbook(path)
+    def cell(name):
+        sheet, ref = next(iter(wb.defined_names[name].destinations))
+        return wb[sheet][ref.replace("$", "").split(":")[0]], sheet, ref.replace("$", "")
+    c, _, _ = cell("up.budget")
+    c.value = "１５００"
+    c, sheet, ref = cell("up.stats.en")
+    c.value = "たくさん"
+    wb.save(path)
+    doc, findings, cells = read_sheet(path)
+    assert doc["budget"] == 1500
+    assert [(f.code, f.cell) for f in findings] == [("SHEET_NOT_INTEGER", f"{sheet}!{ref}")]
+    from converter.checking import check_path
+    report = check_path(path)
+    assert not report.valid
+    assert all(f.cell for f in report.findings if f.pointer)
+
+
+def test_check_on_sheet_reports_hand_edited_total(tmp_path: Path):
+    """A total typed over the formula is the sheet's declared total, and disagrees in check."""
+    from converter.checking import check_path
+
+    doc = load(UP_SAMPLES[0])
+    doc["declared_total"] = price(doc).total + 7
+    path = write_sheet(doc, tmp_path / "u.xlsx")
+    report = check_path(path)
+    assert report.declared == doc["declared_total"]
+    mismatch = [f for f in report.findings if f.code == "UP_TOTAL_MISMATCH"]
+    assert mismatch and mismatch[0].cell.endswith("!F3")
+
+
+@pytest.mark.parametrize("path", UP_SAMPLES, ids=lambda p: p.stem)
+def test_libreoffice_recalculation_matches_engine(path: Path, recalculated):
+    """Every computed cell, recalculated by LibreOffice, equals the engine's value."""
+    written = io.BytesIO(sheet_bytes(load(path)))
+    expected = named_values(written)
+    got = named_values(recalculated[f"{path.stem}.xlsx"])
+    diffs = {k: (v, got.get(k)) for k, v in expected.items()
+             if k.startswith("up.") and (v or None) != (got.get(k) or None)}
+    assert diffs == {}
+    for table_id, key in COMPUTED_COLUMNS:
+        written.seek(0)
+        assert table_values(recalculated[f"{path.stem}.xlsx"], table_id, key) == \
+            [v if v != "" else None for v in table_values(written, table_id, key)], (table_id, key)
+    assert got["up.totals.computed"] == price(load(path)).total
+
+
+@pytest.mark.parametrize("path", UP_SAMPLES, ids=lambda p: p.stem)
+def test_libreoffice_totals_follow_edited_inputs(path: Path, recalculated):
+    """Inputs edited in a written sheet: LibreOffice's totals equal the engine's for the edit."""
+    new = edited(load(path))
+    got = named_values(recalculated[f"{path.stem}.edited.xlsx"])
+    pricing = price(new)
+    assert got["up.totals.computed"] == pricing.total
+    assert got["up.stats.hp.cost"] == next(l.cost for l in pricing.lines if l.pointer == "/stats/hp")
+    assert table_values(recalculated[f"{path.stem}.edited.xlsx"], "weapons", "cost")[:len(new.get("weapons", []))] == \
+        [next(l.cost for l in pricing.lines if l.pointer == f"/weapons/{i}") for i in range(len(new.get("weapons", [])))]

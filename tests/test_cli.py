@@ -117,7 +117,9 @@ def test_whole_samples_folder_skips_broken(capsys) -> None:
     code, out, _ = _run(capsys, "check", str(SAMPLES))
     assert code == 0
     assert "broken" not in out
-    assert out.count("問題なし") == len(list(GOOD_DIR.glob("*.json")))
+    documents = [p for p in SAMPLES.rglob("*") if p.suffix in (".json", ".xlsx")
+                 and "broken" not in p.relative_to(SAMPLES).parts and "catalog" not in p.name]
+    assert out.count("問題なし") == len(documents)
 
 
 # --- the JSON report -----------------------------------------------------------------------------
@@ -128,7 +130,8 @@ def test_json_report_has_exactly_the_documented_shape(capsys) -> None:
     assert code == 1
     assert set(report) == {"valid", "files"}
     assert report["valid"] is False
-    assert len(report["files"]) == len(list(GOOD_DIR.glob("*.json"))) + len(list(BROKEN_DIR.glob("*.json")))
+    documents = [p for d in (GOOD_DIR, BROKEN_DIR) for p in d.iterdir() if p.suffix in (".json", ".xlsx")]
+    assert len(report["files"]) == len(documents)
     seen_finding = False
     for fr in report["files"]:
         assert set(fr) == {"path", "system", "valid", "totals", "breakdown", "findings"}

@@ -526,17 +526,47 @@ def _price_effect(eff, kind: str, t: UpTables, where: str, seen: set[str], out: 
             out.find("UP_EFFECT_TARGET", where + "/target", effect=spec["label"])
 
 
-def _variant_changes(w: Mapping[str, Any], base: Mapping[str, Any]) -> int:
-    """Changed places between a 撃ち分け variant and its base (seed 000, 撃ち分け)."""
-    changes = sum(1 for key in VARIANT_PLACES if _norm(w.get(key)) != _norm(base.get(key)))
-    mine = {(e.get("id") if isinstance(e, Mapping) else e): e for e in w.get("effects") or []}
-    theirs = {(e.get("id") if isinstance(e, Mapping) else e): e for e in base.get("effects") or []}
-    changes += sum(1 for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k))
+def _variant_changes(w: Mapping[str, Any], base: Mapping[str, Any], t: UpTables) -> int:
+    """Changed places between a 撃ち分け variant and its base (seed 000, 撃ち分け).
+
+    A field written at its default (P for 格闘, 命中 0, 実体, …) equals the field left out.
+    """
+    mine, theirs = _variant_view(w, t), _variant_view(base, t)
+    changes = sum(1 for key in VARIANT_PLACES if mine[key] != theirs[key])
+    changes += sum(1 for k in mine["effects"].keys() | theirs["effects"].keys()
+                   if mine["effects"].get(k) != theirs["effects"].get(k))
     return changes
 
 
+def _variant_view(w: Mapping[str, Any], t: UpTables) -> dict[str, Any]:
+    """The places of a weapon that 撃ち分け compares, with defaults filled in and blanks dropped."""
+    kind = w.get("kind")
+    dmg = t.raw["damage"]
+    defaults = {"post_move": t.weapon_kinds.get(kind, {}).get("post_move_default"), "min_range": 1,
+                "attribute": "solid", "accuracy": 0, "guided": False, "combo": "none",
+                "damage": {"dice": dmg["base_dice"], "fixed": dmg["base_fixed"]}}
+    view: dict[str, Any] = {}
+    for key in VARIANT_PLACES:
+        value = _norm(w.get(key))
+        view[key] = _norm(defaults.get(key)) if value is None else value
+    effects = {}
+    for e in w.get("effects") or []:
+        eff = _norm(dict(e) if isinstance(e, Mapping) else {"id": e})
+        if isinstance(eff, dict):
+            if eff.get("level") == 1:
+                del eff["level"]
+            effects[eff.get("id")] = eff
+    view["effects"] = effects
+    return view
+
+
 def _norm(value: Any) -> Any:
-    return None if value in ({}, [], "", "none", None) else value
+    """Blank values (None, "", {}, [], False, "none") as None; mappings without blank entries."""
+    if isinstance(value, Mapping):
+        value = {k: v for k, v in value.items() if _norm(v) is not None}
+    if value is False or value in ({}, [], "", "none", None):
+        return None
+    return value
 
 
 def _price_weapons(doc, t: UpTables, opts, out: Pricing) -> int:
@@ -577,7 +607,7 @@ def _price_weapons(doc, t: UpTables, opts, out: Pricing) -> int:
             elif weapons[j].get("variant_of"):
                 out.find("UP_VARIANT_CHAIN", where + "/variant_of", name=base_name)
             else:
-                changes = _variant_changes(w, weapons[j])
+                changes = _variant_changes(w, weapons[j], t)
                 row = next((r for r in fractions if changes <= r["max_changes"]), None)
                 if changes == 0:
                     out.find("UP_VARIANT_NO_CHANGE", where + "/variant_of", name=base_name)

@@ -774,9 +774,15 @@ def _stat_bonus(ab, t: UpTables, where: str, out: Pricing) -> tuple[Fraction, st
         stats = b.get("stats") or []
         amount = _int(b.get("amount"))
         bw = f"{where}/bonuses/{k}"
-        unknown = [s for s in stats if s not in t.pilot_stats]
-        if unknown or not stats or amount is None or amount < 1:
-            out.find("UP_STAT_BONUS_INVALID", bw, stats=stats, value=b.get("amount"))
+        # At the field that is wrong, where the schema reports it too.
+        bad = [f"{bw}/stats/{n}" for n, s in enumerate(stats) if s not in t.pilot_stats]
+        if not stats:
+            bad.append(f"{bw}/stats")
+        if amount is None or amount < 1:
+            bad.append(f"{bw}/amount")
+        for where_bad in bad:
+            out.find("UP_STAT_BONUS_INVALID", where_bad, stats=stats, value=b.get("amount"))
+        if bad:
             return None
         groups = {t.pilot_stats[s].get("group") for s in stats}
         if groups == {"attack"}:

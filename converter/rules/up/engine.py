@@ -802,7 +802,11 @@ def _stat_bonus(ab, t: UpTables, where: str, out: Pricing) -> tuple[Fraction, st
 def transformation_cost(own_total: int, others: list[int], changed_places: int | None = None,
                         one_way: bool = False, drop_off: bool = False,
                         combination: str = "none", t: UpTables | None = None) -> tuple[int, str]:
-    """UP every form pays to transform (seed 000, 変形): Σ/50 + 100, then partial, one-way, 脱落型."""
+    """UP every form pays to transform (seed 000, 変形): Σ/50 + 100, then partial, one-way, 脱落型.
+
+    脱落型 is the exception to 回数制限 (「ただし…」): it multiplies by the number of forms instead
+    of halving, so ``one_way`` is ignored when ``drop_off`` is set.
+    """
     t = t or tables()
     raw = t.raw["transformation"]
     if combination == "combined":
@@ -814,13 +818,13 @@ def transformation_cost(own_total: int, others: list[int], changed_places: int |
         row = next(r for r in raw["partial"] if changed_places <= r["max_changes"])
         cost -= row["discount"]
         text += f" − {row['discount']}（部分変形{changed_places}箇所）"
-    if one_way:
-        cost *= Fraction(str(raw["one_way_factor"]))
-        text = f"({text}) × 1/2（回数制限）"
     if drop_off:
         forms = 1 + len(others)
         cost *= forms
         text = f"({text}) × {forms}（脱落型）"
+    elif one_way:
+        cost *= Fraction(str(raw["one_way_factor"]))
+        text = f"({text}) × 1/2（回数制限）"
     return round_half_up(cost), text
 
 
@@ -829,24 +833,32 @@ def _price_transformation(doc, t: UpTables, out: Pricing) -> None:
     if not tr:
         return
     where = "/transformation"
+    if not isinstance(tr, Mapping):
+        out.find("UP_TRANSFORM_INVALID", where, value=tr)
+        out.complete = False
+        return
     combination = tr.get("combination", "none") or "none"
     if combination not in t.combinations:
         out.find("UP_TRANSFORM_INVALID", where + "/combination", value=combination)
+        out.complete = False
         return
     others = []
     for k, form in enumerate(tr.get("forms") or []):
         up = _int(form.get("up")) if isinstance(form, Mapping) else None
         if up is None or up < 0:
             out.find("UP_TRANSFORM_INVALID", f"{where}/forms/{k}/up", value=form)
+            out.complete = False
             return
         others.append(up)
     if not others and combination != "combined":
         out.find("UP_TRANSFORM_NO_FORMS", where + "/forms")
+        out.complete = False
         return
     changed = tr.get("changed_places")
     top = t.raw["transformation"]["partial"][-1]["max_changes"]
     if changed not in (None, "", 0) and (_int(changed) is None or not 1 <= _int(changed) <= top):
         out.find("UP_TRANSFORM_PARTIAL", where + "/changed_places", value=changed, max=top)
+        out.complete = False
         return
     if combination == "combined":
         out.find("UP_TRANSFORM_COMBINED", where + "/combination")

@@ -1,0 +1,65 @@
+"""Transformation sets: each form's listed UP checked against that form's own document.
+
+Seed 000 (変形) prices a transformation from the totals of every form. Each form's document lists
+the others with their UP (``transformation.forms``); when several forms of one set
+(``transformation.group``) are checked together, every listed figure must be the other form's
+own total, that is its computed total without its transformation line.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...findings import Finding
+from ..pricing import Pricing
+
+TRANSFORMATION = "/transformation"
+
+
+def own_total(pricing: Pricing) -> int:
+    """A form's total without its transformation cost: the UP the other forms list for it."""
+    return pricing.total - sum(line.cost for line in pricing.lines if line.pointer == TRANSFORMATION)
+
+
+def check_transformation_sets(items: list[tuple[dict, Pricing]]) -> list[tuple[int, Finding]]:
+    """UP_TRANSFORM_SET_MISMATCH for every listed form whose UP differs from its own document.
+
+    ``items`` are (document, its pricing) pairs; each finding comes with the index of the document
+    it belongs to (the one listing the form). A form is matched by name among the documents of
+    the same group; a form with no document (or several) in the set, or whose document could not
+    be fully priced, is not compared.
+    """
+    groups: dict[str, list[int]] = {}
+    for i, (doc, _) in enumerate(items):
+        group = _group(doc)
+        if group is not None:
+            groups.setdefault(group, []).append(i)
+    found: list[tuple[int, Finding]] = []
+    for group, members in groups.items():
+        by_name: dict[Any, list[int]] = {}
+        for i in members:
+            by_name.setdefault(items[i][0].get("name"), []).append(i)
+        for i in members:
+            for k, form in enumerate(items[i][0]["transformation"].get("forms") or []):
+                if not isinstance(form, Mapping):
+                    continue
+                others = [j for j in by_name.get(form.get("name"), []) if j != i]
+                declared = form.get("up")
+                if len(others) != 1 or not isinstance(declared, int) or isinstance(declared, bool):
+                    continue
+                pricing = items[others[0]][1]
+                if not pricing.complete:
+                    continue
+                computed = own_total(pricing)
+                if declared != computed:
+                    found.append((i, Finding("UP_TRANSFORM_SET_MISMATCH",
+                                             f"{TRANSFORMATION}/forms/{k}/up",
+                                             {"group": group, "form": form.get("name"),
+                                              "declared": declared, "computed": computed})))
+    return sorted(found, key=lambda item: item[0])
+
+
+def _group(doc: Mapping[str, Any]) -> str | None:
+    tr = doc.get("transformation")
+    if isinstance(tr, Mapping) and isinstance(tr.get("group"), str) and tr["group"]:
+        return tr["group"]
+    return None

@@ -1,0 +1,364 @@
+"""The `pp` cost engine: prices a character document item by item (seed 003, キャラクター作成).
+
+Pure Python (standard library only). Every front end — CLI, template reference values, xlwings
+UDFs, audit — calls :func:`price_character`. Robust to malformed documents: an item it cannot
+price yields a finding and is skipped, so a schema error never hides the other findings.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from ...findings import Finding, Severity, pointer
+from ..options import resolve_options
+from ..pricing import Pricing
+from .machine import as_int, as_list, check_machine, machine_derived
+from .skills import SkillDef, SkillList, attribute_id, name_key, parse_entry, skill_list
+from .tables import ATTRIBUTE_IDS, Ladder, PpTables, tables
+
+
+# --- the seed's arithmetic, public for reference values and UDFs -------------------------------
+
+def ladder_terms(start: int, end: int, per: int) -> list[int]:
+    """What each point from ``start`` to ``end`` costs when a new value v costs per × v.
+
+    Going down refunds what the values given up cost (seed 003 only goes down from 1 to 0).
+    """
+    if end >= start:
+        return [per * v for v in range(start + 1, end + 1)]
+    return [-per * v for v in range(start, end, -1)]
+
+
+def attribute_cost(value: int, t: PpTables | None = None) -> int:
+    """PP for an attribute at ``value``: from 1, each point costs the new value; 1→0 refunds 1."""
+    lad = (t or tables()).attribute_ladder
+    return sum(ladder_terms(lad.start, value, lad.per))
+
+
+def skill_cost(level: int, t: PpTables | None = None) -> int:
+    """PP for a skill at ``level``: from 0, each level costs twice the new level (3 → 12)."""
+    lad = (t or tables()).skill_ladder
+    return sum(ladder_terms(lad.start, level, lad.per))
+
+
+def specialization_cost(level: int, skill_level: int, t: PpTables | None = None) -> int:
+    """PP for a sub-category at ``level`` over its skill's ``skill_level``: each new level costs
+    the new level (half a whole skill's price). Nothing when it is not above the skill."""
+    lad = (t or tables()).specialization_ladder
+    return sum(ladder_terms(skill_level, level, lad.per)) if level > skill_level else 0
+
+
+def combat_boost_cost(value: int, t: PpTables | None = None) -> int:
+    """PP for a combat boost of ``value``: it starts at 3, each further point costs 5."""
+    t = t or tables()
+    return max(0, value - t.combat_boost_start) * t.combat_boost_price
+
+
+def dice_pool(dice: int | None, bonus: int) -> str:
+    """A roll as the sheet shows it: N d10, the skill level added to each die (Ⅱ. 行為判定③)."""
+    n = "?" if dice is None else str(dice)
+    return f"{n}D10（各+{bonus}）" if bonus else f"{n}D10"
+
+
+# --- the engine ----------------------------------------------------------------------------------
+
+def price_character(doc: Mapping[str, Any], options: Mapping[str, str] | None = None, *,
+                    skills: Iterable[SkillDef] | SkillList | None = None) -> Pricing:
+    """Price a character: one cost line per priced item, derived values, and rule findings.
+
+    ``skills`` is a group's own skill list (e.g. from ``--skills FILE``); it adds to the seed's
+    skills and to the sheet's own ``skill_list``.
+    """
+    opts = resolve_options("pp", options)
+    t = tables()
+    out = Pricing(declared=as_int(doc.get("declared_total")))
+    out.budget = _budget(doc, t, out)
+
+    known = skill_list(_sheet_skill_list(doc, out), skills or ())
+    attrs = _price_attributes(doc, t, opts, out)
+    levels = _price_skills(doc, t, opts, known, attrs, out)
+    _price_combat_boost(doc, t, opts, out)
+    _price_feats(doc, t, opts, out)
+
+    terms = {f"attribute:{k}": v for k, v in attrs.items()}
+    terms.update({f"skill:{k}": v for k, v in levels.items()})
+    _initiative(t, "personal", terms, "/derived/initiative", out)
+    machine = doc.get("machine")
+    if isinstance(machine, Mapping):
+        out.findings.extend(check_machine(machine, t))
+        out.derived.update(machine_derived(machine, levels, t))
+        _unit_initiative(machine, t, terms, out)
+
+    _totals(out)
+    return out
+
+
+def _budget(doc: Mapping[str, Any], t: PpTables, out: Pricing) -> int | None:
+    """総ＰＰ: the sheet's, else the seed's general 50."""
+    if doc.get("budget") is None:
+        return t.default_budget
+    budget = as_int(doc.get("budget"))
+    if budget is None:
+        out.find("PP_VALUE_NOT_INTEGER", "/budget", label="総ＰＰ", value=doc.get("budget"))
+    return budget
+
+
+def _escalate(out: Pricing, severity: Severity) -> None:
+    """Give the finding just made another severity (a rules option's stricter reading)."""
+    f = out.findings[-1]
+    out.findings[-1] = Finding(f.code, f.pointer, f.params, f.cell, severity)
+
+
+def _ladder_text(terms: list[int], what: str) -> str:
+    if len(terms) == 1 and terms[0] < 0:
+        return f"{-terms[0]}点返却"
+    return f"{what}: " + "+".join(map(str, terms))
+
+
+# --- ■能力値 -------------------------------------------------------------------------------------
+
+def _price_attributes(doc, t: PpTables, opts, out: Pricing) -> dict[str, int]:
+    """Each attribute from 1: the new value per point; 0 refunds 1 (warning). Valid values out."""
+    raw = doc.get("attributes") if isinstance(doc.get("attributes"), Mapping) else {}
+    lad: Ladder = t.attribute_ladder
+    valid: dict[str, int] = {}
+    for aid in ATTRIBUTE_IDS:
+        where = pointer("attributes", aid)
+        label = t.attribute_label(aid)
+        value = as_int(raw.get(aid, lad.start))  # absent: the start value (the schema reports it)
+        if value is None:
+            out.find("PP_VALUE_NOT_INTEGER", where, label=label, value=raw.get(aid))
+            out.complete = False
+            continue
+        if value < lad.minimum:
+            out.find("PP_ATTRIBUTE_BELOW_MINIMUM", where, label=label, value=value, min=lad.minimum)
+            out.complete = False
+            continue
+        if value > lad.maximum:
+            out.find("PP_ATTRIBUTE_MAX", where, label=label, value=value, max=lad.maximum)
+        if value < lad.start:
+            out.find("PP_ATTRIBUTE_ZERO", where, label=label, value=value,
+                     refund=-sum(ladder_terms(lad.start, value, lad.per)))
+            if opts["attribute_zero"] == "forbid":
+                _escalate(out, Severity.ERROR)
+        valid[aid] = value
+        meaning = t.attribute_meanings.get(value)
+        out.derived[f"/derived/attributes/{aid}/meaning"] = meaning
+        out.derived[f"/derived/attributes/{aid}/dice"] = value  # 能力値と同じ数だけのダイス
+        terms = ladder_terms(lad.start, value, lad.per)
+        if terms:
+            out.add(where, f"{label}{lad.start}→{value}（{meaning or '表外'}）",
+                    _ladder_text(terms, "新しい値ごと"), sum(terms))
+    return valid
+
+
+# --- ■技能 ---------------------------------------------------------------------------------------
+
+def _sheet_skill_list(doc, out: Pricing) -> list[SkillDef]:
+    """The group's list written on the sheet itself (``skill_list``)."""
+    defs = []
+    for i, raw in enumerate(as_list(doc.get("skill_list"))):
+        try:
+            defs.append(parse_entry(raw, "sheet"))
+        except ValueError as exc:
+            out.find("PP_SKILL_LIST_ENTRY", pointer("skill_list", i), detail=str(exc))
+    return defs
+
+
+def _price_skills(doc, t: PpTables, opts, known: SkillList, attrs: Mapping[str, int],
+                  out: Pricing) -> dict[str, int]:
+    """Each skill from 0 at twice the new level, then its specializations. Levels by id out."""
+    lad = t.skill_ladder
+    levels: dict[str, int] = {}
+    seen: dict[str, int] = {}
+    for i, s in enumerate(as_list(doc.get("skills"))):
+        where = pointer("skills", i)
+        if not isinstance(s, Mapping) or not isinstance(s.get("name"), str):
+            out.complete = False  # the schema says what is wrong with it
+            continue
+        name = s["name"]
+        d = known.resolve(name)
+        if d is None:
+            out.find("PP_SKILL_UNKNOWN", where + "/name", name=name)
+            if opts["unknown_skills"] == "reject":
+                _escalate(out, Severity.ERROR)
+        label = d.label if d else name.strip()
+        key = (d.id or name_key(d.label)) if d else name_key(name)
+        if key in seen:
+            out.find("PP_SKILL_DUPLICATE", where + "/name", name=label, first=seen[key])
+        seen.setdefault(key, i)
+
+        level = as_int(s.get("level", lad.start))
+        if level is None:
+            out.find("PP_VALUE_NOT_INTEGER", where + "/level", label=f"〈{label}〉", value=s.get("level"))
+            out.complete = False
+            continue
+        if level < lad.start:
+            out.find("PP_SKILL_BELOW_ZERO", where + "/level", name=label, value=level)
+            out.complete = False
+            continue
+        if level > lad.maximum:
+            out.find("PP_SKILL_MAX", where + "/level", name=label, value=level, max=lad.maximum)
+        if d is not None and d.id:
+            levels[d.id] = max(levels.get(d.id, 0), level)
+        meaning = t.skill_meanings.get(level)
+        terms = ladder_terms(lad.start, level, lad.per)
+        if terms:
+            out.add(where + "/level", f"〈{label}〉{lad.start}→{level}（{meaning or '表外'}）",
+                    _ladder_text(terms, f"新しいレベル×{lad.per}"), sum(terms))
+
+        attribute = _skill_attribute(s, d, where, out)
+        dice = attrs.get(attribute) if attribute else None
+        at = f"/derived/skills/{i}"
+        out.derived.update({f"{at}/id": d.id if d else None, f"{at}/label": label,
+                            f"{at}/meaning": meaning, f"{at}/attribute": attribute,
+                            f"{at}/dice": dice, f"{at}/bonus": level,
+                            f"{at}/pool": dice_pool(dice, level)})
+        _price_specializations(s, d, label, level, dice, t, opts, where, at, out)
+    return levels
+
+
+def _skill_attribute(s: Mapping[str, Any], d: SkillDef | None, where: str,
+                     out: Pricing) -> str | None:
+    """The attribute giving the dice: the sheet's choice, else the list's."""
+    chosen = s.get("attribute")
+    if chosen is None:
+        return d.attribute if d else None
+    aid = attribute_id(chosen) if isinstance(chosen, str) else None
+    if aid is None:
+        out.find("PP_SKILL_ATTRIBUTE", where + "/attribute", value=chosen,
+                 choices=list(ATTRIBUTE_IDS))
+    return aid
+
+
+def _price_specializations(s, d: SkillDef | None, label: str, level: int, dice: int | None,
+                           t: PpTables, opts, where: str, derived_at: str, out: Pricing) -> None:
+    """＊技能の専門化: a sub-category above the skill's level, the new level per level."""
+    lad = t.specialization_ladder
+    seen: set[str] = set()
+    bought = 0
+    for j, sp in enumerate(as_list(s.get("specializations"))):
+        spw = f"{where}/specializations/{j}"
+        if not isinstance(sp, Mapping) or not isinstance(sp.get("name"), str):
+            out.complete = False
+            continue
+        sname = sp["name"].strip()
+        known = d.specialization(sname) if d else None
+        if d is not None and known is None:
+            out.find("PP_SPECIALIZATION_UNKNOWN", spw + "/name", skill=label, name=sname,
+                     choices=[x.label for x in d.specializations] or ["—"])
+            if opts["unknown_skills"] == "reject":
+                _escalate(out, Severity.ERROR)
+        sname = known.label if known else sname
+        if name_key(sname) in seen:
+            out.find("PP_SPECIALIZATION_DUPLICATE", spw + "/name", skill=label, name=sname)
+        seen.add(name_key(sname))
+        slevel = as_int(sp.get("level"))
+        if slevel is None:
+            out.find("PP_VALUE_NOT_INTEGER", spw + "/level", label=f"〈{label}〉（{sname}）",
+                     value=sp.get("level"))
+            out.complete = False
+            continue
+        if slevel > lad.maximum:
+            out.find("PP_SPECIALIZATION_MAX", spw + "/level", skill=label, name=sname,
+                     value=slevel, max=lad.maximum)
+        at = f"{derived_at}/specializations/{j}"
+        out.derived.update({f"{at}/id": known.id if known else None,
+                            f"{at}/bonus": max(slevel, level),
+                            f"{at}/pool": dice_pool(dice, max(slevel, level))})
+        if slevel <= level:
+            out.find("PP_SPECIALIZATION_NOT_ABOVE", spw + "/level", skill=label, name=sname,
+                     value=slevel, level=level)
+            continue
+        bought += 1
+        if bought > 1 and opts["specializations_per_skill"] == "one":
+            out.find("PP_SPECIALIZATION_SECOND", spw, skill=label, name=sname)
+        terms = ladder_terms(level, slevel, lad.per)
+        out.add(spw + "/level", f"〈{label}〉（{sname}）{level}→{slevel}",
+                _ladder_text(terms, "新しいレベルごと"), sum(terms))
+
+
+# --- ■コンバット・ブースト、■特技 -------------------------------------------------------------------
+
+def _price_combat_boost(doc, t: PpTables, opts, out: Pricing) -> None:
+    """Starts at 3; each point more costs 5 PP. Lowering it is not in the rules."""
+    start, price = t.combat_boost_start, t.combat_boost_price
+    raw = doc.get("combat_boost", start)
+    value = as_int(raw)
+    if value is None:
+        out.find("PP_VALUE_NOT_INTEGER", "/combat_boost", label="コンバット・ブースト", value=raw)
+        out.complete = False
+        return
+    out.derived["/derived/combat_boost"] = value
+    if value < start:
+        out.find("PP_COMBAT_BOOST_BELOW_START", "/combat_boost", value=value, start=start)
+        return
+    if value == start:
+        return
+    if opts["combat_boost_raise"] == "gm_growth":
+        out.find("PP_COMBAT_BOOST_RAISED", "/combat_boost", value=value, start=start)
+    out.add("/combat_boost", f"コンバット・ブースト {start}→{value}",
+            f"+{value - start} × {price}", combat_boost_cost(value, t))
+
+
+def _price_feats(doc, t: PpTables, opts, out: Pricing) -> None:
+    """特技 (optional rule): 5 PP each; the seed lists none, so any name goes."""
+    feats = as_list(doc.get("feats"))
+    if feats and opts["feats"] == "unused":
+        out.find("PP_FEATS_NOT_IN_USE", "/feats", count=len(feats))
+    seen: set[str] = set()
+    for i, feat in enumerate(feats):
+        name = feat.get("name") if isinstance(feat, Mapping) else None
+        if not isinstance(name, str):
+            out.complete = False  # the schema says what is wrong with it
+            continue
+        if name_key(name) in seen:
+            out.find("PP_FEAT_DUPLICATE", pointer("feats", i, "name"), name=name)
+        seen.add(name_key(name))
+        out.add(pointer("feats", i), f"特技「{name}」", f"特技１つ {t.feat_price}", t.feat_price)
+
+
+# --- ■イニシアティブ値 ------------------------------------------------------------------------------
+
+def _initiative(t: PpTables, kind: str, terms: Mapping[str, int], key: str, out: Pricing) -> None:
+    """An initiative value from the tables' terms; a skill not taken counts 0; an invalid
+    attribute or machine figure leaves it out."""
+    total = 0
+    for term in t.initiative[kind]:
+        if term in terms:
+            total += terms[term]
+        elif term.startswith("skill:"):
+            continue
+        else:
+            return
+    out.derived[key] = total
+
+
+def _unit_initiative(machine: Mapping[str, Any], t: PpTables, terms: Mapping[str, int],
+                     out: Pricing) -> None:
+    """ユニット戦闘: with the machine's スピード and メインシステム修正; once per alternative speed
+    (「イニシアティブ値が変化する可能性のある機体は、その条件を併記の上それぞれの値を記入」)."""
+    figures = {}
+    for f in t.machine_fields:
+        value = as_int(machine.get(f.id, f.default))
+        if value is not None and f.type == "integer":
+            figures[f"machine:{f.id}"] = value
+    _initiative(t, "unit", {**terms, **figures}, "/derived/unit_initiative", out)
+    for i, alt in enumerate(as_list(machine.get("alt_speeds"))):
+        speed = as_int(alt.get("speed")) if isinstance(alt, Mapping) else None
+        if speed is not None:
+            _initiative(t, "unit", {**terms, **figures, "machine:speed": speed},
+                        f"/derived/machine/alt_speeds/{i}/unit_initiative", out)
+
+
+# --- totals -------------------------------------------------------------------------------------
+
+def _totals(out: Pricing) -> None:
+    if out.budget is not None:
+        if out.total > out.budget:
+            out.find("PP_OVER_BUDGET", "/budget", total=out.total, budget=out.budget,
+                     over=out.total - out.budget)
+        elif out.total < out.budget:
+            out.find("PP_UNDER_BUDGET", "/budget", total=out.total, budget=out.budget,
+                     remainder=out.budget - out.total)
+    if out.declared is not None and out.declared != out.total and out.complete:
+        out.find("PP_TOTAL_MISMATCH", "/declared_total", declared=out.declared, computed=out.total)

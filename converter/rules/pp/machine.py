@@ -1,0 +1,152 @@
+"""The machine block of a `pp` sheet: described and type-checked, never priced (seed 003 has no
+costs for machines). Each check is a small generator of findings; the fields come from the tables.
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Iterator, Mapping
+
+from ...findings import Finding, pointer
+from .skills import name_key
+from .tables import Field, PpTables
+
+_EXPECTED = {"integer": "整数", "number": "数値", "boolean": "true/false", "string": "文字列",
+             "pair": "２つの整数", "enum": "選択肢の１つ", "enum_list": "選択肢のリスト"}
+
+
+def as_int(value: Any) -> int | None:
+    """An integer value, or None when the document holds something else (true is not 1)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def as_list(value: Any) -> list[Any]:
+    """A list the document holds, or an empty one when it holds something else (the schema
+    reports that); so one malformed field never stops the engine."""
+    return value if isinstance(value, list) else []
+
+
+def check_machine(machine: Mapping[str, Any], t: PpTables) -> Iterator[Finding]:
+    """Every type, range and choice problem of the machine block, under ``/machine``."""
+    yield from check_fields(machine, t.machine_fields, "/machine", t)
+    for i, w in enumerate(as_list(machine.get("weapons"))):
+        if isinstance(w, Mapping):
+            yield from check_fields(w, t.weapon_fields, pointer("machine", "weapons", i), t)
+    for i, alt in enumerate(as_list(machine.get("alt_speeds"))):
+        if isinstance(alt, Mapping) and "speed" in alt:
+            speed = next(f for f in t.machine_fields if f.id == "speed")
+            yield from check_value(speed, alt["speed"], pointer("machine", "alt_speeds", i, "speed"), t)
+
+
+def check_fields(block: Mapping[str, Any], fields: list[Field], where: str,
+                 t: PpTables) -> Iterator[Finding]:
+    """The fields present in ``block`` checked against their specs (absence is the schema's)."""
+    for f in fields:
+        if f.id in block:
+            yield from check_value(f, block[f.id], f"{where}/{f.id}", t)
+
+
+def check_value(f: Field, value: Any, where: str, t: PpTables) -> Iterator[Finding]:
+    """One field's value: its type, its minimum, its choices."""
+    if value is None:
+        if not f.nullable:
+            yield Finding("PP_MACHINE_TYPE", where, {"label": f.label, "value": "null",
+                                                     "expected": _EXPECTED[f.type]})
+        return
+    if f.type == "pair":
+        if not isinstance(value, Mapping):
+            yield Finding("PP_MACHINE_TYPE", where, {"label": f.label, "value": _shown(value),
+                                                     "expected": _EXPECTED["pair"]})
+            return
+        for pid, plabel, _ in f.parts:
+            if pid in value and as_int(value[pid]) is None:
+                yield Finding("PP_MACHINE_TYPE", f"{where}/{pid}",
+                              {"label": f"{f.label}（{plabel}）", "value": _shown(value[pid]),
+                               "expected": _EXPECTED["integer"]})
+        return
+    if f.type in ("enum", "enum_list"):
+        yield from _check_choices(f, value, where, t)
+        return
+    ok = {"integer": as_int(value) is not None,
+          "number": isinstance(value, (int, float)) and not isinstance(value, bool),
+          "boolean": isinstance(value, bool),
+          "string": isinstance(value, str)}[f.type]
+    if not ok:
+        yield Finding("PP_MACHINE_TYPE", where, {"label": f.label, "value": _shown(value),
+                                                 "expected": _EXPECTED[f.type]})
+    elif f.minimum is not None and value < f.minimum:
+        yield Finding("PP_MACHINE_MINIMUM", where, {"label": f.label, "value": value,
+                                                    "limit": f.minimum})
+
+
+def _shown(value: Any) -> str:
+    """A value as JSON, so "2" (text) and 2 (a number) read differently in a message."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_choices(f: Field, value: Any, where: str, t: PpTables) -> Iterator[Finding]:
+    choices = t.choices(f.table or "")
+    values = value if f.type == "enum_list" else [value]
+    if f.type == "enum_list" and not isinstance(value, list):
+        yield Finding("PP_MACHINE_TYPE", where, {"label": f.label, "value": _shown(value),
+                                                 "expected": _EXPECTED[f.type]})
+        return
+    for k, v in enumerate(values):
+        at = f"{where}/{k}" if f.type == "enum_list" else where
+        if v in choices:
+            continue
+        spelled = _spelling(f.table or "", v, t)
+        if spelled:
+            yield Finding("PP_MACHINE_CHOICE_SPELLING", at, {"label": f.label, "value": v,
+                                                             "expected": spelled})
+        else:
+            yield Finding("PP_MACHINE_CHOICE", at, {"label": f.label, "value": v,
+                                                    "choices": list(choices)})
+
+
+def _spelling(table: str, value: Any, t: PpTables) -> str | None:
+    """The id a differently spelled choice means (Ｄ, d, 大破 → D), if any."""
+    if not isinstance(value, str):
+        return None
+    key = name_key(value)
+    for row in t.raw[table]:
+        if key in {name_key(row["id"]), name_key(row["label"]), *map(name_key, row.get("synonyms", ()))}:
+            return row["id"]
+    return None
+
+
+def machine_derived(machine: Mapping[str, Any], skill_levels: Mapping[str, int],
+                    t: PpTables) -> dict[str, Any]:
+    """What the machine sheet shows beside its figures: damage gauges per weapon, a melee
+    weapon's evasion target, the explosion's penetration."""
+    out: dict[str, Any] = {}
+    workability = as_int(machine.get("workability"))
+    for i, w in enumerate(as_list(machine.get("weapons"))):
+        if not isinstance(w, Mapping):
+            continue
+        at = pointer("derived", "machine", "weapons", i)
+        dc = t.damage_classes.get(w.get("damage"))  # type: ignore[arg-type]
+        if dc is not None:
+            # ④ダメージ決定: Ｌ１個、Ｍ２個、Ｓ５個、Ｄ１０個
+            out[f"{at}/gauges"] = dc.gauges
+        base = as_int(w.get("evasion_target"))
+        if base is None:
+            continue
+        if w.get("melee") is True:
+            # ②回避判定: 格闘兵器なら「操縦者の＜機動格闘＞」＋「機体の作業性」＋「武器の回避目標値」
+            if workability is not None:
+                out[f"{at}/evasion_target"] = skill_levels.get("mobile_melee", 0) + workability + base
+        else:
+            out[f"{at}/evasion_target"] = base
+    weight = machine.get("weight")
+    if isinstance(weight, (int, float)) and not isinstance(weight, bool) and weight >= 0:
+        # ■機体の破壊: 「機体重量（トン数、端数切り上げ）＋１Ｄ１０」を貫通力としたダメージ
+        out["/derived/machine/explosion_penetration"] = f"{math.ceil(weight)}+{t.raw['explosion']['dice']}"
+    return out

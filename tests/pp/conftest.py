@@ -1,0 +1,103 @@
+"""Shared helpers for the `pp` engine tests: minimal documents and readers of a Pricing.
+
+Figures below are copied by hand from seed 003 (Ⅰ．キャラクター作成), not read from tables.toml,
+so that the tests check the engine's data instead of echoing it.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from converter.findings import Finding, Severity
+from converter.rules.pricing import Pricing
+from converter.rules.pp.engine import price_character
+
+# 能力値の数字が示す大まかな意味 (0..12)
+SEED_ATTRIBUTE_MEANINGS = ["日常生活に支障", "落ちこぼれ", "やや不得意", "平均", "やや得意",
+                           "自慢できる", "学校のトップ", "街で一番", "傑出した才能",
+                           "オリンピックレベル", "世界最高レベル", "１０年に一度の天才",
+                           "１００年に一度の天才"]
+# 技能レベルの数字が示す大体の意味 (1..8)
+SEED_SKILL_MEANINGS = ["初心者ではない", "基礎訓練を修了", "腕に覚えアリ", "熟練者",
+                       "その道のベテラン", "その世界では有名", "世界最高レベル", "伝説の達人"]
+SEED_SKILLS = ["直接砲撃", "知識／戦術", "操縦", "機動格闘", "機動回避", "運動", "知覚", "隠密"]
+DIRECT_FIRE_SUBCATEGORIES = ["実弾兵器", "大口径実弾兵器", "ビーム兵器", "投射兵器"]
+
+
+def character(**overrides: Any) -> dict[str, Any]:
+    """A minimal valid `pp` document: every attribute 1, no skills, CB 3, budget 50 (costs 0).
+
+    ``attributes`` merges; the rest replaces.
+    """
+    attributes = overrides.pop("attributes", {})
+    doc: dict[str, Any] = {"system": "pp", "format": 1, "name": "試験キャラクター",
+                           "attributes": {"body": 1, "reflex": 1, "sense": 1, "mind": 1,
+                                          "social": 1},
+                           "skills": [], "combat_boost": 3}
+    doc.update(overrides)
+    doc["attributes"] = {**doc["attributes"], **attributes}
+    return doc
+
+
+def weapon(**overrides: Any) -> dict[str, Any]:
+    """A valid ranged weapon of the machine block."""
+    return {"name": "ライフル", "hit_target": 6, "evasion_target": 7, "penetration": 8,
+            "damage": "M", **overrides}
+
+
+def machine(**overrides: Any) -> dict[str, Any]:
+    """A valid machine block (スピード4, メインシステム修正+1) with one weapon."""
+    return {"name": "試験機", "speed": 4, "mobility": 2, "workability": 1, "armor": 6,
+            "durability": 5, "toughness": 4, "size_modifier": 0,
+            "evasion_modifier": {"dodge": 3, "parry": 2}, "main_system_modifier": 1,
+            "weapons": [weapon()], **overrides}
+
+
+def skill(name: str, level: int, *specializations: tuple[str, int], **more: Any) -> dict[str, Any]:
+    """A skill entry; ``specializations`` as (name, level) pairs."""
+    out: dict[str, Any] = {"name": name, "level": level, **more}
+    if specializations:
+        out["specializations"] = [{"name": n, "level": lv} for n, lv in specializations]
+    return out
+
+
+def priced(doc: dict[str, Any], skills: Any = None, **options: str) -> Pricing:
+    """The engine's answer for ``doc`` under the given rule options (doc is not modified)."""
+    before = copy.deepcopy(doc)
+    out = price_character(doc, options, skills=skills)
+    assert doc == before, "the engine must not modify the document"
+    return out
+
+
+def cost_at(pricing: Pricing, pointer: str) -> int:
+    """The cost of the one line priced at ``pointer``."""
+    lines = [line for line in pricing.lines if line.pointer == pointer]
+    assert len(lines) == 1, f"expected one line at {pointer}, got {pricing.lines}"
+    return lines[0].cost
+
+
+def has_line(pricing: Pricing, pointer: str) -> bool:
+    return any(line.pointer == pointer for line in pricing.lines)
+
+
+# The remainder note: a minimal character (0 PP of 50) always has it, so the readers below
+# leave it out; test_budget.py looks at it directly.
+REMAINDER = "PP_UNDER_BUDGET"
+
+
+def found(pricing: Pricing) -> list[tuple[str, str]]:
+    """(code, pointer) of every finding but the remainder note, sorted."""
+    return sorted((f.code, f.pointer) for f in pricing.findings if f.code != REMAINDER)
+
+
+def codes(pricing: Pricing, level: Severity | None = None) -> set[str]:
+    """The codes found but the remainder note, optionally only those of one severity."""
+    return {f.code for f in pricing.findings
+            if f.code != REMAINDER and (level is None or f.level is level)}
+
+
+def finding(pricing: Pricing, code: str) -> Finding:
+    """The one finding with ``code``."""
+    hits = [f for f in pricing.findings if f.code == code]
+    assert len(hits) == 1, f"expected one {code}, got {pricing.findings}"
+    return hits[0]

@@ -1,0 +1,559 @@
+"""The `mailgear` engine: checks a pilot and the pilot's mail gear, and derives what the sheet shows.
+
+Seed 001 has no point costs, so the answer's cost lines stay empty and there is no budget; the
+work is in the findings and in ``Pricing.derived``, whose keys are JSON pointers to where a sheet
+may write the same value (``/derived/move``, ``/equipment/2/derived/damage``): a written value is
+compared with the computed one.
+
+Pure Python (standard library only). Every front end calls :func:`price_pilot`. Robust to
+malformed documents: what cannot be read yields a finding and is skipped.
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from ...findings import Finding, Severity, pointer
+from ..options import resolve_options
+from ..pricing import Pricing
+from .catalog import Catalog, as_catalog, missing_table
+from .tables import MailgearTables, Skill, name_key, tables
+
+
+def _int(value: Any) -> int | None:
+    """An integer value, or None when the document holds something else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+# --- 判定 (roll) text -------------------------------------------------------------------------------
+
+def skill_bonus(level: int, t: MailgearTables | None = None) -> str:
+    """A skill level used as a roll bonus: +1..+3, and ＋１ｄ at level 4 (seed 001, スキルの説明)."""
+    t = t or tables()
+    return "+1d" if level == t.rolls["die_at_level"] else f"+{level}"
+
+
+def roll_bonus(dice: int, fixed: int) -> str:
+    """What is added to 2d: ``+5``, ``+1d+3``, ``+1d``, ``+0``."""
+    text = f"+{dice}d" if dice else ""
+    return text + (f"{fixed:+d}" if fixed or not dice else "")
+
+
+def roll_expression(dice: int, fixed: int, t: MailgearTables | None = None) -> str:
+    """The whole roll, as dice rollers read it: 2d + ``dice`` more, e.g. ``3d6+3`` (seed: 「３ｄ」)."""
+    t = t or tables()
+    return f"{t.rolls['base_dice'] + dice}d{t.rolls['die']}" + (f"{fixed:+d}" if fixed else "")
+
+
+# --- what the engine reads from the document --------------------------------------------------------
+
+@dataclass
+class Item:
+    """One equipment entry as the engine uses it (sheet values, filled from the catalog)."""
+
+    index: int
+    kind: str | None
+    name: str
+    slots: int = 1
+    hold: str | None = None
+    bands: list[str] = field(default_factory=list)
+    extra_damage: int = 0
+    effects: list[tuple[str, str, int]] = field(default_factory=list)  # ("skill"|"stat", id, amount)
+    counted: bool = True  # False for a third identical option: its effects are ignored
+
+    @property
+    def where(self) -> str:
+        return pointer("equipment", self.index)
+
+
+@dataclass
+class Learned:
+    index: int
+    level: int
+
+
+class _Run:
+    """One document's check: the tables, options, catalog and the answer being built."""
+
+    def __init__(self, doc: Mapping[str, Any], opts: Mapping[str, str], cat: Catalog | None) -> None:
+        self.doc = doc
+        self.opts = opts
+        self.cat = cat
+        self.t = tables()
+        self.out = Pricing()
+        self.labels: dict[str, str] = {}  # derived key → label, for mismatch messages
+        self.forms: dict[str, set[str]] = {}  # derived key → every accepted written form
+
+    def find(self, code: str, where: str = "", severity: Severity | None = None, **params: Any) -> None:
+        self.out.findings.append(Finding(code, where, params, severity=severity))
+
+    def catalog_table(self, table: str, where: str) -> bool:
+        """Whether ``table`` is there to check against; if not, one info finding naming it."""
+        if self.cat is not None and self.cat.has(table):
+            return True
+        self.out.findings.append(missing_table(table, where))
+        return False
+
+    def derive(self, key: str, label: str, value: Any, *forms: str) -> None:
+        self.out.derived[key] = value
+        self.labels[key] = label
+        self.forms[key] = {_written(value), *(_written(f) for f in forms)}
+
+
+def price_pilot(doc: Mapping[str, Any], options: Mapping[str, str] | None = None, *,
+                catalog: Catalog | Mapping[str, Any] | str | Path | None = None) -> Pricing:
+    """Check a pilot sheet and derive its values. No point costs: ``lines`` stay empty.
+
+    ``catalog`` is the group's catalog (a :class:`Catalog`, its data, or a path); without it,
+    each check that needs one is skipped with one MG_CATALOG_TABLE_MISSING info finding.
+    """
+    run = _Run(doc, resolve_options("mailgear", options), as_catalog(catalog))
+    _check_pilot(run)
+    learned = _learned_skills(run)
+    items = _equipment(run)
+    stats = _gear_stats(run, items)
+    effective = _effective_skills(run, learned, items)
+    _derive_values(run, stats, effective, items)
+    _compare_written(run)
+    return run.out
+
+
+# --- パイロット -------------------------------------------------------------------------------------
+
+def _check_pilot(run: _Run) -> None:
+    """経験 against the level ladder (catalog). The level-up history is not checked (not claimed)."""
+    pilot = _mapping(run.doc.get("pilot"))
+    if not run.catalog_table("levels", "/pilot/level"):
+        return
+    level, exp = pilot.get("level"), _int(pilot.get("experience"))
+    letters = [v for v in run.cat.ladder_values("levels") if isinstance(v, str)]
+    if level not in letters:
+        run.find("MG_LEVEL_UNKNOWN", "/pilot/level", value=level, choices=letters)
+    elif exp is not None:
+        expected = run.cat.ladder_value("levels", exp)
+        if expected != level:
+            run.find("MG_LEVEL_MISMATCH", "/pilot/level", level=level, experience=exp,
+                     expected=expected if expected is not None else "—")
+
+
+# --- スキル ----------------------------------------------------------------------------------------
+
+def _learned_skills(run: _Run) -> dict[str, Learned]:
+    """The skills the pilot learned: each one of the 24, once, within its maximum (seed 001)."""
+    t = run.t
+    out: dict[str, Learned] = {}
+    for i, entry in enumerate(_list(run.doc.get("skills"))):
+        where = pointer("skills", i)
+        entry = _mapping(entry)
+        raw_id, name = entry.get("id"), entry.get("name")
+        if raw_id is not None:
+            sid = raw_id if raw_id in t.skills else None
+            if sid is None:
+                run.find("MG_SKILL_UNKNOWN", where + "/id", value=raw_id)
+                continue
+            if name is not None and t.skill_id(name) != sid:
+                run.find("MG_SKILL_ID_NAME_MISMATCH", where + "/name", name=name,
+                         label=t.skills[sid].label)
+        else:
+            sid = t.skill_id(name)
+            if sid is None:
+                run.find("MG_SKILL_UNKNOWN", where + ("/name" if name is not None else ""), value=name)
+                continue
+        skill = t.skills[sid]
+        level = _int(entry.get("level"))
+        if level is None or level < 1:
+            run.find("MG_SKILL_LEVEL_INVALID", where + "/level", label=skill.label,
+                     value=entry.get("level"))
+            continue
+        if sid in out:
+            run.find("MG_SKILL_DUPLICATE", where, label=skill.label, first=out[sid].index)
+            continue
+        if level > skill.max_level:
+            # 「どんな方法を使っても、それを上回ることはありません」
+            run.find("MG_SKILL_OVER_MAX", where + "/level", label=skill.label, value=level,
+                     max=skill.max_level)
+        out[sid] = Learned(i, level)
+    return out
+
+
+def _effective_skills(run: _Run, learned: dict[str, Learned], items: list[Item]) -> dict[str, int]:
+    """Learned level plus counted option bonuses, never above the maximum (seed 001, オプション:
+    鉄壁 Lv4 with Ａ．Ｇ．Ｓ does not become Lv5). Each skill shown with its level and roll bonus."""
+    t = run.t
+    bonuses: dict[str, list[tuple[Item, int]]] = {}
+    for item in items:
+        if item.counted:
+            for kind, target, amount in item.effects:
+                if kind == "skill":
+                    bonuses.setdefault(target, []).append((item, amount))
+    out: dict[str, int] = {}
+    for sid, skill in t.skills.items():
+        if sid not in learned and sid not in bonuses:
+            continue
+        base = min(learned[sid].level, skill.max_level) if sid in learned else 0
+        extra = sum(amount for _, amount in bonuses.get(sid, []))
+        level = min(base + extra, skill.max_level)
+        if sid not in learned:
+            first = bonuses[sid][0][0]
+            run.find("MG_OPTION_SKILL_NOT_LEARNED", first.where, name=first.name, label=skill.label)
+        if base + extra > skill.max_level and extra:
+            where = pointer("skills", learned[sid].index) if sid in learned else bonuses[sid][0][0].where
+            run.find("MG_SKILL_CAPPED", where, label=skill.label, learned=base, bonus=extra,
+                     max=skill.max_level, cut=base + extra - skill.max_level,
+                     items=[item.name for item, _ in bonuses[sid]])
+        out[sid] = level
+        run.derive(f"/derived/skills/{sid}", skill.label, level)
+        run.derive(f"/derived/skill_bonuses/{sid}", f"{skill.label}（判定ボーナス）",
+                   skill_bonus(level, t))
+    return out
+
+
+# --- 装備 -----------------------------------------------------------------------------------------
+
+_ITEM_FIELDS = {"weapon": ("bands", "extra_damage", "energy", "slots"),
+                "option": ("effects", "slots", "energy", "durability", "uses")}
+_TABLE_OF = {"weapon": "weapons", "option": "options"}
+
+
+def _equipment(run: _Run) -> list[Item]:
+    """Six slots for weapons and options together, two arms, at most two copies of an option
+    counting (seed 001, 武器の選択／オプションの選択)."""
+    t = run.t
+    entries = _list(run.doc.get("equipment"))
+    kinds = {_mapping(e).get("kind") for e in entries}
+    tables_ok = {kind: run.catalog_table(_TABLE_OF[kind], "/equipment")
+                 for kind in _TABLE_OF if kind in kinds}
+    items: list[Item] = []
+    used_slots = 0
+    held: dict[str, Item] = {}
+    copies: dict[str, int] = {}
+    for i, raw in enumerate(entries):
+        entry = _mapping(raw)
+        where = pointer("equipment", i)
+        kind = entry.get("kind")
+        name = entry.get("name") if isinstance(entry.get("name"), str) else ""
+        merged = dict(entry)
+        if kind in _TABLE_OF and tables_ok.get(kind):
+            merged = _with_catalog(run, entry, kind, where)
+        item = Item(i, kind if kind in t.kinds else None, name)
+        slots = _int(merged.get("slots", 1))
+        if slots is None or slots < 1:
+            run.find("MG_ITEM_FIELD_INVALID", where + "/slots", name=name, field="slots",
+                     value=merged.get("slots"))
+            slots = 1
+        item.slots = slots
+        used_slots += slots
+        if item.kind is None:
+            run.find("MG_ITEM_FIELD_INVALID", where + "/kind", name=name, field="kind", value=kind)
+            continue
+        _read_hold(run, item, merged.get("arm"), held)
+        if item.kind == "weapon":
+            _read_weapon(run, item, merged)
+        else:
+            _read_effects(run, item, merged)
+            key = name_key(name)
+            copies[key] = copies.get(key, 0) + 1
+            if copies[key] > t.option_copies:
+                # 「３つ装備したとしても＋３レベルにはなりません」: the copy stays, its effect does not.
+                item.counted = False
+                severity = Severity.WARNING if run.opts["option_copies"] == "warning" else None
+                run.find("MG_OPTION_COPIES", where, severity, name=name, copy=copies[key],
+                         max=t.option_copies)
+        items.append(item)
+    if used_slots > t.slots:
+        run.find("MG_SLOTS_OVER", "/equipment", used=used_slots, max=t.slots)
+    run.derive("/derived/slots_used", "使用スロット", used_slots)
+    return items
+
+
+def _read_hold(run: _Run, item: Item, hold: Any, held: dict[str, Item]) -> None:
+    """An item in hand takes its arm(s); an arm holds one item (「腕は２本しかありません」)."""
+    if hold is None:
+        return
+    t = run.t
+    if hold not in t.hold_arms:
+        run.find("MG_ITEM_FIELD_INVALID", item.where + "/arm", name=item.name, field="arm", value=hold)
+        return
+    taken = sorted(arm for arm in t.hold_arms[hold] if arm in held)
+    if taken:
+        run.find("MG_ARMS_OVER", item.where + "/arm", name=item.name, arm=t.hold_labels[hold],
+                 other=held[taken[0]].name, arms=t.arm_count)
+        return
+    item.hold = hold
+    for arm in t.hold_arms[hold]:
+        held[arm] = item
+
+
+def _read_weapon(run: _Run, item: Item, entry: Mapping[str, Any]) -> None:
+    bands = entry.get("bands")
+    good = [b for b in _list(bands) if b in run.t.bands]
+    if not good or len(good) != len(_list(bands)):
+        run.find("MG_ITEM_FIELD_INVALID", item.where + "/bands", name=item.name, field="bands",
+                 value=bands)
+    item.bands = list(dict.fromkeys(good))
+    extra = _int(entry.get("extra_damage", 0))
+    if extra is None:
+        run.find("MG_ITEM_FIELD_INVALID", item.where + "/extra_damage", name=item.name,
+                 field="extra_damage", value=entry.get("extra_damage"))
+    item.extra_damage = extra or 0
+
+
+def _read_effects(run: _Run, item: Item, entry: Mapping[str, Any]) -> None:
+    t = run.t
+    effects = entry.get("effects")
+    if effects is None:
+        run.find("MG_OPTION_EFFECTS_UNKNOWN", item.where, name=item.name)
+        return
+    for k, eff in enumerate(_list(effects)):
+        eff = _mapping(eff)
+        if "skill" in eff:
+            sid, amount = t.skill_id(eff.get("skill")), _int(eff.get("levels"))
+            if sid is not None and amount is not None and amount >= 1:
+                item.effects.append(("skill", sid, amount))
+                continue
+        elif "stat" in eff:
+            sid, amount = t.stat_id(eff.get("stat")), _int(eff.get("amount"))
+            if sid is not None and amount is not None:
+                item.effects.append(("stat", sid, amount))
+                continue
+        elif isinstance(eff.get("text"), str):
+            continue  # kept on the sheet; no value to derive
+        run.find("MG_ITEM_FIELD_INVALID", f"{item.where}/effects/{k}", name=item.name,
+                 field="effects", value=dict(eff))
+
+
+def _with_catalog(run: _Run, entry: Mapping[str, Any], kind: str, where: str) -> dict[str, Any]:
+    """The entry with what the sheet left out taken from the catalog; differences are warned."""
+    table = _TABLE_OF[kind]
+    found = run.cat.lookup(table, entry.get("name"))
+    merged = dict(entry)
+    if found is None:
+        run.find("MG_CATALOG_UNKNOWN_ITEM", where + "/name", name=entry.get("name"),
+                 label=run.t.catalog_tables[table]["label"])
+        return merged
+    _, spec = found
+    for key in _ITEM_FIELDS[kind]:
+        if key not in spec:
+            continue
+        if key not in entry:
+            merged[key] = spec[key]
+        elif _same(key, entry[key], spec[key]) is False:
+            run.find("MG_CATALOG_MISMATCH", f"{where}/{key}", item=entry.get("name"), field=key,
+                     sheet=entry[key], catalog=spec[key])
+    return merged
+
+
+def _same(key: str, a: Any, b: Any) -> bool:
+    """Sheet and catalog agree: bands in any order; effects by what they do (text is prose)."""
+    if key == "bands" and isinstance(a, list) and isinstance(b, list):
+        return sorted(map(str, a)) == sorted(map(str, b))
+    if key == "effects":
+        return _effect_keys(a) == _effect_keys(b)
+    return a == b
+
+
+def _effect_keys(effects: Any) -> list[tuple[str, Any, Any]]:
+    t = tables()
+    out = []
+    for eff in _list(effects):
+        eff = _mapping(eff)
+        if "skill" in eff:
+            out.append(("skill", t.skill_id(eff.get("skill")) or eff.get("skill"), eff.get("levels")))
+        elif "stat" in eff:
+            out.append(("stat", t.stat_id(eff.get("stat")) or eff.get("stat"), eff.get("amount")))
+    return sorted(out, key=repr)
+
+
+# --- メイルギア --------------------------------------------------------------------------------------
+
+def _gear_stats(run: _Run, items: list[Item]) -> dict[str, int | None]:
+    """Base stats (sheet, else catalog), plus 専用機 boosts and options' stat effects."""
+    t = run.t
+    gear = _mapping(run.doc.get("gear"))
+    written = _mapping(gear.get("stats"))
+    from_catalog = _model_stats(run, gear, written)
+    stats: dict[str, int | None] = {}
+    for sid in t.stat_ids:
+        value = _int(written.get(sid)) if sid in written else from_catalog.get(sid)
+        if value is None:
+            run.find("MG_STAT_INVALID", f"/gear/stats/{sid}", label=t.stat_labels[sid],
+                     value=written.get(sid))
+            run.out.complete = False
+        stats[sid] = value
+    for sid in _custom_boosts(run, gear):
+        if stats[sid] is not None:
+            stats[sid] += t.custom_boosts[sid]
+    for item in items:
+        for kind, sid, amount in item.effects if item.counted else ():
+            if kind == "stat" and stats[sid] is not None:
+                stats[sid] += amount
+    for sid, value in stats.items():
+        if value is not None:
+            run.derive(f"/derived/stats/{sid}", t.stat_labels[sid], value)
+    return stats
+
+
+def _model_stats(run: _Run, gear: Mapping[str, Any], written: Mapping[str, Any]) -> dict[str, int]:
+    """The catalog's stats for the gear's model and rank (letters without +); checks 階級 → rank."""
+    t = run.t
+    rank = gear.get("rank") if isinstance(gear.get("rank"), str) else ""
+    if run.catalog_table("gear_ranks", "/gear/rank"):
+        points = _int(_mapping(run.doc.get("pilot")).get("rank_points"))
+        expected = run.cat.ladder_value("gear_ranks", points) if points is not None else rank
+        if expected != rank:
+            run.find("MG_GEAR_RANK_MISMATCH", "/gear/rank", rank=rank, rank_points=points,
+                     expected=expected if expected is not None else "—")
+    if not run.catalog_table("models", "/gear/model"):
+        return {}
+    found = run.cat.lookup("models", gear.get("model"))
+    if found is None:
+        run.find("MG_CATALOG_UNKNOWN_ITEM", "/gear/model", name=gear.get("model"),
+                 label=t.catalog_tables["models"]["label"])
+        return {}
+    base = rank.rstrip(t.custom_mark)
+    stats = _mapping(_mapping(found[1].get("ranks")).get(base))
+    if not stats:
+        run.find("MG_MODEL_RANK_MISSING", "/gear/rank", model=gear.get("model"), rank=base,
+                 choices=list(_mapping(found[1].get("ranks"))))
+        return {}
+    out = {sid: v for sid, v in stats.items() if _int(v) is not None}
+    for sid, value in out.items():
+        if sid in written and written[sid] != value:
+            run.find("MG_CATALOG_MISMATCH", f"/gear/stats/{sid}", item=gear.get("model"),
+                     field=t.stat_labels.get(sid, sid), sheet=written[sid], catalog=value)
+    return out
+
+
+def _custom_boosts(run: _Run, gear: Mapping[str, Any]) -> list[str]:
+    """専用機: exactly three different items of センサー〜キャパシティ (seed 001, 専用機について).
+
+    Returns the boosts to apply: the valid, different ones, at most three, in sheet order.
+    """
+    t = run.t
+    rank = gear.get("rank") if isinstance(gear.get("rank"), str) else ""
+    by_rank = rank.endswith(t.custom_mark)
+    custom = gear.get("custom")
+    if isinstance(custom, bool) and custom != by_rank:
+        run.find("MG_CUSTOM_RANK_MISMATCH", "/gear/custom", custom=custom, rank=rank)
+    is_custom = custom if isinstance(custom, bool) else by_rank
+    boosts = _list(gear.get("boosts"))
+    if not is_custom:
+        if boosts:
+            run.find("MG_CUSTOM_BOOST_NOT_CUSTOM", "/gear/boosts", rank=rank)
+        return []
+    chosen: list[str] = []
+    for k, b in enumerate(boosts):
+        where = f"/gear/boosts/{k}"
+        if b not in t.custom_boosts:
+            run.find("MG_CUSTOM_BOOST_INELIGIBLE", where, value=b,
+                     label=t.stat_labels.get(b, b) if isinstance(b, str) else b,
+                     choices=[t.stat_labels[s] for s in t.custom_boosts])
+        elif b in chosen:
+            run.find("MG_CUSTOM_BOOST_DUPLICATE", where, label=t.stat_labels[b])
+        else:
+            chosen.append(b)
+    if len(boosts) != t.custom_count:
+        run.find("MG_CUSTOM_BOOST_COUNT", "/gear/boosts", count=len(boosts), required=t.custom_count)
+    return chosen[:t.custom_count]
+
+
+# --- 派生値 ----------------------------------------------------------------------------------------
+
+def _derive_values(run: _Run, stats: Mapping[str, int | None], effective: Mapping[str, int],
+                   items: list[Item]) -> None:
+    """Every derived value with every skill applied; rolls as bonus text, 武運 as an expression."""
+    t = run.t
+    parts: dict[str, tuple[int, int]] = {}
+    for d in t.derived.values():
+        base = stats.get(d.stat) if d.stat else 0
+        if base is None:
+            continue
+        dice, fixed = 0, base
+        for skill in t.skills_aimed_at(d):
+            if skill.target == "all_rolls" and run.opts["natural_talent"] == "separate":
+                continue
+            level = effective.get(skill.id, 0)
+            if _as_die(run, d.id, d.kind, skill, level):
+                dice += 1
+            else:
+                fixed += level * skill.per_level
+        parts[d.id] = (dice, fixed)
+        key = f"/derived/{d.id}"
+        if d.kind == "value":
+            run.derive(key, d.label, fixed)
+        elif d.id == "fortune":
+            # 「武運の値は、[２ｄ＋ミラクル]によって決定し、ミッション開始時に毎回決定し直します」: an expression.
+            run.derive(key, d.label, roll_expression(dice, fixed, t), roll_bonus(dice, fixed))
+        else:
+            run.derive(key, d.label, roll_bonus(dice, fixed), roll_expression(dice, fixed, t))
+    for item in items:
+        if item.kind != "weapon":
+            continue
+        if "damage" in parts:
+            dice, fixed = parts["damage"]
+            fixed += item.extra_damage  # 「[２ｄ＋壊し屋＋出力＋武器の追加ダメージ]」
+            run.derive(f"{item.where}/derived/damage", f"{item.name}: ダメージ",
+                       roll_bonus(dice, fixed), roll_expression(dice, fixed, t))
+        for band in item.bands:
+            hit = t.bands[band].hit
+            if hit in parts:
+                dice, fixed = parts[hit]
+                run.derive(f"{item.where}/derived/{hit}", f"{item.name}: {t.derived[hit].label}",
+                           roll_bonus(dice, fixed), roll_expression(dice, fixed, t))
+
+
+def _as_die(run: _Run, derived_id: str, kind: str, skill: Skill, level: int) -> bool:
+    """Whether ``skill`` adds ＋１ｄ here: a roll, a per-level-1 skill, at level 4."""
+    if kind != "roll" or skill.per_level != 1 or level != run.t.rolls["die_at_level"]:
+        return False
+    # Option miracle_four=plus: 武運 is [２ｄ＋ミラクル] read literally, ミラクル 4 adds 4.
+    return not (derived_id == "fortune" and run.opts["miracle_four"] == "plus")
+
+
+# --- written values --------------------------------------------------------------------------------
+
+def _written(value: Any) -> str:
+    """A value as compared with what a sheet wrote: width, case, spaces, d6/d and a leading + alike."""
+    text = unicodedata.normalize("NFKC", str(value)).casefold().replace(" ", "").replace("d6", "d")
+    return text[1:] if text.startswith("+") else text
+
+
+def _resolve(doc: Any, where: str) -> Any:
+    """The value at JSON pointer ``where`` in ``doc``, or None."""
+    node = doc
+    for part in where.split("/")[1:]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping):
+            node = node.get(part)
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
+
+
+def _compare_written(run: _Run) -> None:
+    """A value the sheet wrote (``derived`` objects) that differs from the computed one."""
+    for key, forms in run.forms.items():
+        written = _resolve(run.doc, key)
+        if written is None or isinstance(written, (Mapping, list)):
+            continue
+        if _written(written) not in forms:
+            run.find("MG_DERIVED_MISMATCH", key, label=run.labels[key], declared=written,
+                     computed=run.out.derived[key])

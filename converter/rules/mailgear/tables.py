@@ -1,0 +1,113 @@
+"""Typed access to the `mailgear` rule tables in ``tables.toml`` (seed 001)."""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .._tables import load_tables
+
+# Characters a hand-written name may carry or drop without meaning another thing:
+# 「エリート・コース」「エリートコース」「ｴﾘｰﾄ･ｺｰｽ」 and 「Ａ．Ｇ．Ｓ」「A.G.S」 name the same thing.
+_IGNORED_IN_NAMES = frozenset(" \t\u3000・.．･-‐－_")
+
+
+def name_key(name: str) -> str:
+    """A name as compared: NFKC (full/half width alike), case-folded, without ・ . - or spaces."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(ch for ch in text if ch not in _IGNORED_IN_NAMES)
+
+
+@dataclass(frozen=True)
+class Skill:
+    """One of the 24 skills: its cap and what its level is added to."""
+
+    id: str
+    label: str
+    max_level: int
+    target: str | None  # a stat id, a derived id, "all_rolls", or None (no sheet value)
+    per_level: int
+    effect: str
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A value the sheet shows, built from a gear stat and the skills aimed at it."""
+
+    id: str
+    label: str
+    kind: str  # "value" or "roll"
+    stat: str | None
+    all_rolls: bool  # whether skills aimed at "all_rolls" (天賦の才) are added
+    seed: str
+
+
+@dataclass(frozen=True)
+class Band:
+    """A range band: the distances it covers and the derived hit value it uses."""
+
+    id: str
+    label: str
+    name: str
+    min: int
+    max: int
+    hit: str
+
+
+class MailgearTables:
+    """The seed's fixed tables, indexed the way the engine, schemas and sheets need them."""
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw = raw
+        self.stat_ids: tuple[str, ...] = tuple(raw["stats"])
+        self.stat_labels = {k: v["label"] for k, v in raw["stats"].items()}
+        self.custom_boosts = {k: v["custom_boost"] for k, v in raw["stats"].items()
+                              if "custom_boost" in v}
+        self.skills = {k: Skill(k, v["label"], v["max_level"], v.get("target"),
+                                v.get("per_level", 1), v["effect"])
+                       for k, v in raw["skills"].items()}
+        self.derived = {k: Derived(k, v["label"], v["kind"], v.get("stat"),
+                                   v.get("all_rolls", True), v["seed"])
+                        for k, v in raw["derived"].items()}
+        self.bands = {k: Band(k, v["label"], v["name"], v["min"], v["max"], v["hit"])
+                      for k, v in raw["bands"].items()}
+        self.slots: int = raw["equipment"]["slots"]
+        self.option_copies: int = raw["equipment"]["option_copies"]
+        self.kinds: dict[str, str] = dict(raw["equipment"]["kinds"])
+        holds = raw["equipment"]["holds"]
+        self.hold_labels: dict[str, str] = {k: v["label"] for k, v in holds.items()}
+        self.hold_arms: dict[str, frozenset[str]] = {k: frozenset(v["arms"]) for k, v in holds.items()}
+        self.arm_count = len(frozenset().union(*self.hold_arms.values()))
+        self.rolls: dict[str, int] = dict(raw["rolls"])
+        self.custom_mark: str = raw["custom"]["rank_mark"]
+        self.custom_count: int = raw["custom"]["boosts"]
+        self.catalog_tables: dict[str, dict[str, str]] = dict(raw["catalog_tables"])
+        self._skill_names: dict[str, str] = {}
+        for sid, spec in raw["skills"].items():
+            for name in [sid, spec["label"], *spec.get("synonyms", [])]:
+                self._skill_names[name_key(name)] = sid
+        self._stat_names: dict[str, str] = {}
+        for sid, spec in raw["stats"].items():
+            for name in [sid, spec["label"], *spec.get("synonyms", [])]:
+                self._stat_names[name_key(name)] = sid
+
+    def skill_id(self, name: str) -> str | None:
+        """The skill a sheet means by ``name`` (id, label or synonym), or None."""
+        return self._skill_names.get(name_key(name)) if isinstance(name, str) else None
+
+    def stat_id(self, name: str) -> str | None:
+        """The gear stat a sheet means by ``name`` (id, label or synonym), or None."""
+        return self._stat_names.get(name_key(name)) if isinstance(name, str) else None
+
+    def skills_aimed_at(self, derived: Derived) -> list[Skill]:
+        """The skills added to ``derived``: aimed at its stat, at it, or (rolls) at every roll."""
+        targets = {derived.id} | ({derived.stat} if derived.stat else set())
+        if derived.kind == "roll" and derived.all_rolls:
+            targets.add("all_rolls")
+        return [s for s in self.skills.values() if s.target in targets]
+
+
+@lru_cache(maxsize=1)
+def tables() -> MailgearTables:
+    return MailgearTables(load_tables("mailgear"))

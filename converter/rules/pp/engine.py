@@ -6,9 +6,10 @@ price yields a finding and is skipped, so a schema error never hides the other f
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
-from ...findings import Finding, Severity, pointer
+from ...findings import Severity, pointer
 from ..options import resolve_options
 from ..pricing import Pricing
 from .machine import as_int, as_list, check_machine, machine_derived
@@ -104,8 +105,7 @@ def _budget(doc: Mapping[str, Any], t: PpTables, out: Pricing) -> int | None:
 
 def _escalate(out: Pricing, severity: Severity) -> None:
     """Give the finding just made another severity (a rules option's stricter reading)."""
-    f = out.findings[-1]
-    out.findings[-1] = Finding(f.code, f.pointer, f.params, f.cell, severity)
+    out.findings[-1] = replace(out.findings[-1], severity=severity)
 
 
 def _ladder_text(terms: list[int], what: str) -> str:

@@ -40,8 +40,8 @@ def check_machine(machine: Mapping[str, Any], t: PpTables) -> Iterator[Finding]:
             yield from check_fields(w, t.weapon_fields, pointer("machine", "weapons", i), t)
     for i, alt in enumerate(as_list(machine.get("alt_speeds"))):
         if isinstance(alt, Mapping) and "speed" in alt:
-            speed = next(f for f in t.machine_fields if f.id == "speed")
-            yield from check_value(speed, alt["speed"], pointer("machine", "alt_speeds", i, "speed"), t)
+            yield from check_value(t.machine_field("speed"), alt["speed"],
+                                   pointer("machine", "alt_speeds", i, "speed"), t)
 
 
 def check_fields(block: Mapping[str, Any], fields: list[Field], where: str,

@@ -115,11 +115,10 @@ def build_schema() -> dict[str, Any]:
                        "notes": {"type": "string", "title": "効果など"}},
         "required": ["name"], "additionalProperties": False,
     }
-    speed = next(f for f in t.machine_fields if f.id == "speed")
     alt_speed = {
         "type": "object", "title": "条件付きのスピード（複数の移動手段など）",
         "properties": {"condition": {"type": "string", "minLength": 1, "title": "条件"},
-                       "speed": _field_schema(speed, t)},
+                       "speed": _field_schema(t.machine_field("speed"), t)},
         "required": ["condition", "speed"], "additionalProperties": False,
     }
     weapon = _block(t.weapon_fields, t, "武器")

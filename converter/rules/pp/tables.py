@@ -69,9 +69,10 @@ class PpTables:
         self.default_budget: int = raw["budget"]["default"]
         a, s, sp = raw["attribute_rules"], raw["skill_rules"], raw["specialization_rules"]
         self.attribute_ladder = Ladder(a["start"], a["minimum"], a["maximum"], a["price_per_new_value"])
-        self.skill_ladder = Ladder(s["start"], 0, s["maximum"], s["price_per_new_level"])
+        self.skill_ladder = Ladder(s["start"], s["start"], s["maximum"], s["price_per_new_level"])
         # A specialization starts at its skill's level; the engine passes that as the start.
-        self.specialization_ladder = Ladder(0, 1, sp["maximum"], sp["price_per_new_level"])
+        self.specialization_ladder = Ladder(0, sp["minimum"], sp["maximum"],
+                                            sp["price_per_new_level"])
         self.attributes = {x["id"]: Attribute(x["id"], x["label"], tuple(x.get("synonyms", ())),
                                               x.get("description", ""))
                            for x in raw["attributes"]}
@@ -92,6 +93,10 @@ class PpTables:
     def choices(self, table: str) -> dict[str, str]:
         """id → label of a table an ``enum`` field points at."""
         return {row["id"]: row["label"] for row in self.raw[table]}
+
+    def machine_field(self, field_id: str) -> Field:
+        """The machine block's field ``field_id`` (e.g. speed, which alt_speeds reuse)."""
+        return next(f for f in self.machine_fields if f.id == field_id)
 
     def attribute_label(self, attribute_id: str) -> str:
         return f"【{self.attributes[attribute_id].label}】"

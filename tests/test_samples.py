@@ -153,7 +153,7 @@ EXPECTED: dict[str, dict[str, set[tuple[str, str]]]] = {
     },
     # 陸 twice: one problem, one finding.
     "duplicate-movement.json": {
-        "errors": {("UP_MOVEMENT_DUPLICATE", "/movement/2")},
+        "errors": {("UP_MOVEMENT_DUPLICATE", "/movement")},
     },
     # An effect id the table does not have: one problem, one finding, at the id like abilities.
     "unknown-effect.json": {
@@ -167,14 +167,7 @@ EXPECTED: dict[str, dict[str, set[tuple[str, str]]]] = {
 }
 
 # Known checker bugs: the expectation above is right, the checker reports one problem twice.
-KNOWN_BUGS = {
-    "duplicate-movement.json": (
-        "checking.py keeps the schema's uniqueItems error (SCHEMA_OTHER at /movement) beside the "
-        "engine's UP_MOVEMENT_DUPLICATE at /movement/2: its de-duplication compares exact pointers"),
-    "unknown-effect.json": (
-        "the engine reports UP_EFFECT_UNKNOWN at /weapons/0/effects/0 (not .../id, unlike "
-        "UP_ABILITY_UNKNOWN), so the schema's SCHEMA_ENUM at .../effects/0/id is kept too"),
-}
+KNOWN_BUGS: dict[str, str] = {}
 
 
 def _broken_params():

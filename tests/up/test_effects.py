@@ -65,10 +65,18 @@ def test_effect_level_out_of_range_is_an_error(level: int) -> None:
 
 
 def test_unknown_effect_is_an_error() -> None:
-    """An unknown effect is UP_EFFECT_UNKNOWN."""
+    """An unknown effect is UP_EFFECT_UNKNOWN at its id (where the schema reports it too)."""
     p = priced(unit(weapons=[hundred_melee({"id": "laser_focus"})]))
-    assert found(p) == [("UP_EFFECT_UNKNOWN", "/weapons/0/effects/0")]
+    assert found(p) == [("UP_EFFECT_UNKNOWN", "/weapons/0/effects/0/id")]
     assert not p.complete
+
+
+def test_effect_written_as_a_bare_name_is_priced() -> None:
+    """A legacy effect written as "snipe" instead of {"id": "snipe"} is priced the same."""
+    assert weapon_cost(hundred_melee("snipe")) == 120
+    p = priced(unit(weapons=[hundred_melee("stat_down")]))
+    assert cost_at(p, "/weapons/0") == 110
+    assert found(p) == [("UP_EFFECT_TARGET", "/weapons/0/effects/0/target")]
 
 
 def test_duplicate_effect_is_priced_once() -> None:

@@ -201,9 +201,13 @@ def test_morale_boost_unknown_morale_is_an_error() -> None:
     assert cost_at(p, "/morale_boosts/0") == 180
 
 
-def test_morale_boost_malformed_is_an_error() -> None:
-    """A boost of an unknown stat is UP_BOOST_INVALID and not priced."""
-    p = priced(unit(morale_boosts=[{"stat": "luck", "raise": 10, "morale": "confident"}]))
-    assert found(p) == [("UP_BOOST_INVALID", "/morale_boosts/0")]
+@pytest.mark.parametrize(("boost", "where"), [
+    ({"stat": "luck", "raise": 10, "morale": "confident"}, "/morale_boosts/0/stat"),
+    ({"stat": "power", "raise": 0, "morale": "confident"}, "/morale_boosts/0/raise"),
+])
+def test_morale_boost_malformed_is_an_error(boost: dict, where: str) -> None:
+    """A boost of an unknown stat or a raise below 1 is UP_BOOST_INVALID at that field; not priced."""
+    p = priced(unit(morale_boosts=[boost]))
+    assert found(p) == [("UP_BOOST_INVALID", where)]
     assert not has_line(p, "/morale_boosts/0")
     assert not p.complete

@@ -6,6 +6,7 @@ yields a finding and is skipped, so a schema error never hides the other finding
 """
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -31,6 +32,33 @@ def _int(value: Any) -> int | None:
     return None
 
 
+def _key(value: Any) -> Any:
+    """``value`` as a table key. A list or object where a name belongs (a malformed document)
+    becomes its JSON text, which no table holds: it is reported as unknown, never a crash."""
+    try:
+        hash(value)
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return value
+
+
+def _items(container: Mapping[str, Any], key: str, out: Pricing, at: str = "") -> list[Any]:
+    """The list at ``container[key]`` (empty when absent); anything else is UP_ITEM_MALFORMED."""
+    value = container.get(key)
+    if value is None or value == "":
+        return []
+    if not isinstance(value, list):
+        _malformed(at + pointer(key), key, "[…]", value, out)
+        return []
+    return value
+
+
+def _malformed(where: str, field: str, expected: str, value: Any, out: Pricing) -> None:
+    out.find("UP_ITEM_MALFORMED", where, field=field, expected=expected,
+             value=json.dumps(value, ensure_ascii=False, default=str)[:40])
+    out.complete = False
+
+
 def _pct(p: int | Fraction) -> str:
     return f"{'+' if p >= 0 else '−'}{abs(p)}%"
 
@@ -40,7 +68,7 @@ def price_unit(doc: Mapping[str, Any], options: Mapping[str, str] | None = None)
     opts = resolve_options("up", options)
     t = tables()
     out = Pricing(budget=_int(doc.get("budget")), declared=_int(doc.get("declared_total")))
-    size = t.sizes.get(doc.get("size"))  # type: ignore[arg-type]
+    size = t.sizes.get(_key(doc.get("size")))
     if size is None:
         out.find("UP_SIZE_UNKNOWN", "/size", value=doc.get("size"), choices=list(t.sizes))
         out.complete = False
@@ -124,6 +152,7 @@ def _price_movement(doc, size, t: UpTables, out: Pricing) -> None:
         return
     seen: set[str] = set()
     for i, m in enumerate(movement):
+        m = _key(m)
         if m not in t.movement_types:
             out.find("UP_MOVEMENT_UNKNOWN", pointer("movement", i), value=m,
                      choices=list(t.movement_types))
@@ -167,10 +196,13 @@ def _price_terrain(doc, t: UpTables, opts, out: Pricing) -> None:
     terrain = doc.get("terrain")
     if not terrain:
         return
+    if not isinstance(terrain, Mapping):
+        _malformed("/terrain", "terrain", "{…}", terrain, out)
+        return
     movement = doc.get("movement") if isinstance(doc.get("movement"), list) else []
     base = default_terrain(movement, t)
     for key in TERRAINS:
-        grade = terrain.get(key, base[key])
+        grade = _key(terrain.get(key, base[key]))
         where = pointer("terrain", key)
         if grade not in t.terrain_grades:
             out.find("UP_TERRAIN_GRADE", where, value=grade, choices=t.terrain_grades)
@@ -190,6 +222,7 @@ def _price_terrain(doc, t: UpTables, opts, out: Pricing) -> None:
 
 
 def _morale_percent(morale: Any, where: str, t: UpTables, out: Pricing) -> int:
+    morale = _key(morale)
     if morale in (None, ""):
         return 0
     if morale not in t.morale:
@@ -202,12 +235,18 @@ def _morale_percent(morale: Any, where: str, t: UpTables, out: Pricing) -> int:
 def _price_morale_boosts(doc, size, t: UpTables, out: Pricing) -> None:
     stats = doc.get("stats") if isinstance(doc.get("stats"), Mapping) else {}
     floor = t.raw["ability_rules"]["percent_floor"]
-    for i, boost in enumerate(doc.get("morale_boosts") or []):
+    for i, boost in enumerate(_items(doc, "morale_boosts", out)):
         where = pointer("morale_boosts", i)
-        sid = boost.get("stat")
+        if not isinstance(boost, Mapping):
+            _malformed(where, "morale_boosts", "{…}", boost, out)
+            continue
+        sid = _key(boost.get("stat"))
         amount = _int(boost.get("raise"))
-        if sid not in size.stats or amount is None or amount <= 0:
-            out.find("UP_BOOST_INVALID", where, stat=sid, value=boost.get("raise"))
+        # At the field that is wrong, where the schema reports it too.
+        bad = ([] if sid in size.stats else ["/stat"]) + ([] if amount and amount > 0 else ["/raise"])
+        for field in bad:
+            out.find("UP_BOOST_INVALID", where + field, stat=sid, value=boost.get("raise"))
+        if bad:
             out.complete = False
             continue
         rule = size.stats[sid]
@@ -303,8 +342,12 @@ def _terrain_percents(base: Mapping[str, str], final: Mapping[str, str], t: UpTa
 
 def _weapon_terrain_percent(w, movement, t: UpTables, where: str, out: Pricing, wp: WeaponPrice):
     final = w.get("terrain") or {}
+    if not isinstance(final, Mapping):
+        _malformed(f"{where}/terrain", "terrain", "{…}", final, out)
+        wp.ok = False
+        return
     for key, grade in final.items():
-        if key not in TERRAINS or grade not in t.weapon_terrain_grades:
+        if key not in TERRAINS or _key(grade) not in t.weapon_terrain_grades:
             out.find("UP_TERRAIN_GRADE", f"{where}/terrain/{key}", value=grade,
                      choices=t.weapon_terrain_grades)
             wp.ok = False
@@ -320,7 +363,7 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
                  opts: Mapping[str, str], where: str, out: Pricing) -> WeaponPrice:
     """A weapon's full cost (before any 撃ち分け fraction)."""
     wp = WeaponPrice()
-    kind = w.get("kind")
+    kind = _key(w.get("kind"))
     if kind not in t.weapon_kinds:
         out.find("UP_WEAPON_KIND", where + "/kind", value=kind, choices=list(t.weapon_kinds))
         wp.ok = False
@@ -347,7 +390,7 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
         wp.part(f"射程{min_range - 1}以内攻撃不可", (min_range - 1) * t.raw[kind]["dead_zone_price"])
 
     # 属性
-    if w.get("attribute", "solid") not in t.attributes:
+    if _key(w.get("attribute", "solid")) not in t.attributes:
         out.find("UP_WEAPON_ATTRIBUTE", where + "/attribute", value=w.get("attribute"),
                  choices=[a["label"] for a in t.attributes.values()])
         wp.ok = False
@@ -355,6 +398,10 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
     # ダメージ: what was bought; the first die is free unless every die costs 40.
     dmg = t.raw["damage"]
     damage = w.get("damage") or {}
+    if not isinstance(damage, Mapping):
+        _malformed(f"{where}/damage", "damage", "{…}", damage, out)
+        wp.ok = False
+        damage = {}
     dice, fixed = _int(damage.get("dice", dmg["base_dice"])), _int(damage.get("fixed", dmg["base_fixed"]))
     low = [key for key, value, base in (("dice", dice, dmg["base_dice"]), ("fixed", fixed, dmg["base_fixed"]))
            if value is None or value < base]
@@ -379,7 +426,10 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
 
     # 使用回数
     usage = w.get("usage") or None
-    if usage:
+    if usage and not isinstance(usage, Mapping):
+        _malformed(where + "/usage", "usage", "{…}", usage, out)
+        wp.ok = False
+    elif usage:
         _price_usage(usage, w, unit, t, opts, where + "/usage", out, wp)
 
     # 地形適応
@@ -387,8 +437,11 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
     _weapon_terrain_percent(w, movement, t, where, out, wp)
 
     # ＭＡＰ兵器
-    if mapw:
-        mtype = t.map_types.get(mapw.get("type"))
+    if mapw and not isinstance(mapw, Mapping):
+        _malformed(where + "/map", "map", "{…}", mapw, out)
+        wp.ok = False
+    elif mapw:
+        mtype = t.map_types.get(_key(mapw.get("type")))
         if mtype is None:
             out.find("UP_MAP_TYPE", where + "/map/type", value=mapw.get("type"),
                      choices=list(t.map_types))
@@ -412,7 +465,7 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
             out.find("UP_SOURCE_WORK_ONLY", where + "/map/friend_foe", item="敵味方識別")
 
     # 合体攻撃
-    combo = w.get("combo", "none") or "none"
+    combo = _key(w.get("combo", "none")) or "none"
     if combo not in t.combo:
         out.find("UP_WEAPON_COMBO", where + "/combo", value=combo, choices=list(t.combo))
         wp.ok = False
@@ -421,7 +474,7 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
 
     # 特殊効果
     seen: set[str] = set()
-    for j, eff in enumerate(w.get("effects") or []):
+    for j, eff in enumerate(_items(w, "effects", out, where)):
         _price_effect(eff, kind, t, f"{where}/effects/{j}", seen, out, wp)
 
     # 気力制限
@@ -432,7 +485,7 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
 
 
 def _price_usage(usage, w, unit, t: UpTables, opts, where: str, out: Pricing, wp: WeaponPrice) -> None:
-    kind = usage.get("type")
+    kind = _key(usage.get("type"))
     amount = _int(usage.get("amount"))
     if kind not in t.usage_types:
         out.find("UP_USAGE_TYPE", where + "/type", value=kind, choices=list(t.usage_types))
@@ -496,10 +549,12 @@ def _infer_reduction(w, unit, row, t: UpTables, opts, where: str, out: Pricing) 
 
 def _price_effect(eff, kind: str, t: UpTables, where: str, seen: set[str], out: Pricing,
                   wp: WeaponPrice) -> None:
-    eid = eff.get("id") if isinstance(eff, Mapping) else eff
+    at_id = where + "/id" if isinstance(eff, Mapping) else where  # where the schema reports it
+    eff = eff if isinstance(eff, Mapping) else {"id": eff}  # "snipe" for {"id": "snipe"}
+    eid = _key(eff.get("id"))
     spec = t.effects.get(eid)
     if spec is None:
-        out.find("UP_EFFECT_UNKNOWN", where, value=eid, choices=list(t.effects))
+        out.find("UP_EFFECT_UNKNOWN", at_id, value=eid, choices=list(t.effects))
         wp.ok = False
         return
     if eid in seen:
@@ -540,7 +595,7 @@ def _variant_changes(w: Mapping[str, Any], base: Mapping[str, Any], t: UpTables)
 
 def _variant_view(w: Mapping[str, Any], t: UpTables) -> dict[str, Any]:
     """The places of a weapon that 撃ち分け compares, with defaults filled in and blanks dropped."""
-    kind = w.get("kind")
+    kind = _key(w.get("kind"))
     dmg = t.raw["damage"]
     defaults = {"post_move": t.weapon_kinds.get(kind, {}).get("post_move_default"), "min_range": 1,
                 "attribute": "solid", "accuracy": 0, "guided": False, "combo": "none",
@@ -555,7 +610,7 @@ def _variant_view(w: Mapping[str, Any], t: UpTables) -> dict[str, Any]:
         if isinstance(eff, dict):
             if eff.get("level") == 1:
                 del eff["level"]
-            effects[eff.get("id")] = eff
+            effects[_key(eff.get("id"))] = eff
     view["effects"] = effects
     return view
 
@@ -570,14 +625,19 @@ def _norm(value: Any) -> Any:
 
 
 def _price_weapons(doc, t: UpTables, opts, out: Pricing) -> int:
-    weapons = doc.get("weapons") or []
+    weapons = _items(doc, "weapons", out)
     floor = t.raw["effects_rules"]["percent_floor"]
     full: dict[int, int] = {}
     prices: dict[int, WeaponPrice] = {}
-    names: dict[str, int] = {}
+    names: dict[Any, int] = {}
     for i, w in enumerate(weapons):
         where = pointer("weapons", i)
-        name = w.get("name", "")
+        if not isinstance(w, Mapping):
+            _malformed(where, "weapons", "{…}", w, out)
+            prices[i] = WeaponPrice()
+            prices[i].ok = False
+            continue
+        name = _key(w.get("name", ""))
         if name in names:
             out.find("UP_WEAPON_NAME_DUPLICATE", where + "/name", name=name)
         names.setdefault(name, i)
@@ -599,7 +659,7 @@ def _price_weapons(doc, t: UpTables, opts, out: Pricing) -> int:
         rule = wp.text(floor)
         if floored:
             out.find("UP_PERCENT_FLOOR", where, name=w.get("name", ""), floor=floor)
-        base_name = w.get("variant_of")
+        base_name = _key(w.get("variant_of"))
         if base_name:
             j = names.get(base_name)
             if j is None or j == i:
@@ -642,15 +702,15 @@ def effective_damage(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables 
     (melee, unless マニュピレータなし) the unit's パワー. Never typed in (RULES-NOTES)."""
     t = t or tables()
     dmg = t.raw["damage"]
-    damage = w.get("damage") or {}
+    damage = w.get("damage") if isinstance(w.get("damage"), Mapping) else {}
     dice = _int(damage.get("dice", dmg["base_dice"])) or dmg["base_dice"]
     fixed = _int(damage.get("fixed", dmg["base_fixed"])) or 0
-    fixed += t.attributes.get(w.get("attribute", "solid"), {"damage_bonus": 0})["damage_bonus"]
+    fixed += t.attributes.get(_key(w.get("attribute", "solid")), {"damage_bonus": 0})["damage_bonus"]
     no_hands = any(isinstance(a, Mapping) and a.get("id") == "no_manipulator"
                    for a in unit.get("abilities") or [])
     if w.get("kind") == "melee" and not no_hands:
         stats = unit.get("stats") if isinstance(unit.get("stats"), Mapping) else {}
-        size = t.sizes.get(unit.get("size"))  # type: ignore[arg-type]
+        size = t.sizes.get(_key(unit.get("size")))
         power = _int(stats.get("power", size.stats["power"].base if size else 0)) or 0
         fixed += power
     return f"{dice}D10+{fixed}"
@@ -668,9 +728,9 @@ def effective_accuracy(w: Mapping[str, Any], t: UpTables | None = None) -> int:
 def _price_abilities(doc, size, t: UpTables, out: Pricing) -> None:
     stats = doc.get("stats") if isinstance(doc.get("stats"), Mapping) else {}
     floor = t.raw["ability_rules"]["percent_floor"]
-    for i, ab in enumerate(doc.get("abilities") or []):
+    for i, ab in enumerate(_items(doc, "abilities", out)):
         where = pointer("abilities", i)
-        aid = ab.get("id") if isinstance(ab, Mapping) else None
+        aid = _key(ab.get("id")) if isinstance(ab, Mapping) else None
         spec = t.abilities.get(aid)
         if spec is None:
             out.find("UP_ABILITY_UNKNOWN", where + "/id", value=aid, choices=list(t.abilities))
@@ -684,7 +744,7 @@ def _price_abilities(doc, size, t: UpTables, out: Pricing) -> None:
         percents: list[tuple[str, int]] = []
         if ab.get("narrowed") and "narrowed_percent" in spec:
             percents.append(("ビームのみ／実弾のみ", spec["narrowed_percent"]))
-        en = ab.get("en_cost")
+        en = _key(ab.get("en_cost"))
         if en not in (None, 0, ""):
             if en not in t.ability_en_costs:
                 out.find("UP_ABILITY_EN_COST", where + "/en_cost", value=en,
@@ -746,7 +806,7 @@ def _ability_base(ab, spec, size, stats, t: UpTables, where: str,
         price = size.stats["armor"].price
         return armor * price * factor, f"装甲+{armor} × {price} × {factor.numerator}/{factor.denominator}"
     if aid in ("hp_regen", "en_regen"):
-        grade = t.regen_grades.get(ab.get("grade", "small"))
+        grade = t.regen_grades.get(_key(ab.get("grade", "small")))
         if grade is None:
             out.find("UP_ABILITY_GRADE", where + "/grade", value=ab.get("grade"),
                      choices=list(t.regen_grades))
@@ -767,13 +827,17 @@ def _stat_bonus(ab, t: UpTables, where: str, out: Pricing) -> tuple[Fraction, st
     total = Fraction(0)
     texts = []
     bonuses = ab.get("bonuses") or []
-    if not bonuses:
-        out.find("UP_ABILITY_VALUE", where + "/bonuses", value="", name="能力値ボーナス")
+    if not bonuses or not isinstance(bonuses, list):
+        out.find("UP_ABILITY_VALUE", where + "/bonuses", value=bonuses or "", name="能力値ボーナス")
         return None
     for k, b in enumerate(bonuses):
-        stats = b.get("stats") or []
-        amount = _int(b.get("amount"))
         bw = f"{where}/bonuses/{k}"
+        if not isinstance(b, Mapping):
+            out.find("UP_STAT_BONUS_INVALID", bw, stats=[], value=b)
+            return None
+        stats = b.get("stats") or []
+        stats = [_key(s) for s in stats] if isinstance(stats, list) else [_key(stats)]
+        amount = _int(b.get("amount"))
         # At the field that is wrong, where the schema reports it too.
         bad = [f"{bw}/stats/{n}" for n, s in enumerate(stats) if s not in t.pilot_stats]
         if not stats:

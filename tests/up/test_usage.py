@@ -104,7 +104,8 @@ def test_missing_reduction_is_inferred_from_the_written_cost(declared: int, cost
     p = priced(unit(weapons=[weapon]))
     assert cost_at(p, "/weapons/0") == cost
     assert found(p) == [("UP_USAGE_REDUCTION_INFERRED", "/weapons/0/usage/reduction")]
-    assert finding(p, "UP_USAGE_REDUCTION_INFERRED").params["choice"] == choice
+    params = finding(p, "UP_USAGE_REDUCTION_INFERRED").params
+    assert (params["choice"], params["matched"]) == (choice, "一致")
 
 
 def test_missing_reduction_matching_neither_falls_back_to_up() -> None:
@@ -113,13 +114,15 @@ def test_missing_reduction_matching_neither_falls_back_to_up() -> None:
     assert cost_at(p, "/weapons/0") == 460
     assert found(p) == [("UP_USAGE_REDUCTION_INFERRED", "/weapons/0/usage/reduction"),
                         ("UP_WEAPON_COST_MISMATCH", "/weapons/0/declared_cost")]
+    assert finding(p, "UP_USAGE_REDUCTION_INFERRED").params["matched"] == "不一致"
 
 
 def test_missing_reduction_without_written_cost_is_priced_up() -> None:
-    """No reduction and no written cost: priced −UP, with the info finding."""
+    """No reduction and no written cost: priced −UP; the info says there was nothing to match."""
     p = priced(unit(weapons=[five_hundred({"type": "ammo", "amount": 8})]))
     assert cost_at(p, "/weapons/0") == 460
     assert found(p) == [("UP_USAGE_REDUCTION_INFERRED", "/weapons/0/usage/reduction")]
+    assert finding(p, "UP_USAGE_REDUCTION_INFERRED").params["matched"] == "記入なし"
 
 
 def test_missing_reduction_on_a_row_without_choice_needs_no_inference() -> None:

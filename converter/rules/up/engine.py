@@ -543,7 +543,7 @@ def _infer_reduction(w, unit, row, t: UpTables, opts, where: str, out: Pricing) 
     choice = matches[0] if matches else "up"
     out.find("UP_USAGE_REDUCTION_INFERRED", where + "/reduction",
              choice="−UP" if choice == "up" else "−%",
-             matched="一致" if matches else "不一致")
+             matched="記入なし" if declared is None else "一致" if matches else "不一致")
     return choice
 
 

@@ -1,0 +1,78 @@
+"""Skill levels as roll bonuses: 1–3 add their value, level 4 adds ＋１ｄ (seed 001, スキルの説明:
+「レベル４になると＋１ｄ（６面体ダイスをもう１つ加える）となります。注意してください」)."""
+from __future__ import annotations
+
+import pytest
+
+from converter.rules.mailgear import price, roll_bonus, roll_expression, skill_bonus
+
+from .conftest import pilot, skills
+
+
+@pytest.mark.parametrize(("level", "text"), [(1, "+1"), (2, "+2"), (3, "+3"), (4, "+1d")])
+def test_a_skill_level_as_a_roll_bonus(level: int, text: str) -> None:
+    """Levels 1–3 read +1..+3; level 4 reads +1d."""
+    assert skill_bonus(level) == text
+
+
+def test_each_skills_bonus_is_shown() -> None:
+    """The sheet shows every skill's roll bonus beside its level."""
+    result = price(pilot(skills=skills(support=4, trickster=3)))
+    assert result.derived["/derived/skill_bonuses/support"] == "+1d"
+    assert result.derived["/derived/skill_bonuses/trickster"] == "+3"
+
+
+@pytest.mark.parametrize(("dice", "fixed", "bonus", "expression"), [
+    (0, 5, "+5", "2d6+5"), (1, 3, "+1d+3", "3d6+3"), (1, 0, "+1d", "3d6"), (0, 0, "+0", "2d6"),
+    (0, -2, "-2", "2d6-2"),
+])
+def test_bonus_and_whole_roll_text(dice: int, fixed: int, bonus: str, expression: str) -> None:
+    """A bonus is what is added to 2d; the whole roll is the seed's 2d or 3d (「３ｄ（スキルによって）」)."""
+    assert roll_bonus(dice, fixed) == bonus
+    assert roll_expression(dice, fixed) == expression
+
+
+def test_level_4_adds_a_die_to_a_roll() -> None:
+    """熱血 4 on CR 2: the CR hit roll is +1d+2, not +6."""
+    result = price(pilot(skills=skills(hot_blooded=4)))
+    assert result.derived["/derived/hit_cr"] == "+1d+2"
+
+
+def test_level_4_adds_4_to_a_value_that_is_not_a_roll() -> None:
+    """第六感 4: 検索範囲 (hexes, not a roll) gains 4, the 検索 roll gains +1d."""
+    result = price(pilot(skills=skills(sixth_sense=4)))
+    assert result.derived["/derived/search_range"] == 4 + 4
+    assert result.derived["/derived/search"] == "+1d+4"
+
+
+def test_fortune_is_an_expression_with_miracle() -> None:
+    """武運 is [２ｄ＋ミラクル], stored as the expression, rolled at each mission."""
+    assert price(pilot()).derived["/derived/fortune"] == "2d6"
+    assert price(pilot(skills=skills(miracle=3))).derived["/derived/fortune"] == "2d6+3"
+
+
+def test_miracle_4_adds_a_die_by_default() -> None:
+    """ミラクル 4: 武運決定 is a roll (the seed calls it 判定), so 2d6+1d = 3d6."""
+    assert price(pilot(skills=skills(miracle=4))).derived["/derived/fortune"] == "3d6"
+
+
+def test_miracle_4_reading_as_plus_4() -> None:
+    """Option miracle_four=plus reads [２ｄ＋ミラクル] literally: 2d6+4."""
+    result = price(pilot(skills=skills(miracle=4)), {"miracle_four": "plus"})
+    assert result.derived["/derived/fortune"] == "2d6+4"
+
+
+def test_natural_talent_joins_every_roll_but_fortune() -> None:
+    """天賦の才 (「全ての判定に」) is in every shown roll, not in 武運 (its formula is given)."""
+    result = price(pilot(skills=skills(natural_talent=2, miracle=1)))
+    assert result.derived["/derived/initiative"] == "+5"  # 機動力 3 + 2
+    assert result.derived["/derived/damage"] == "+6"  # 出力 4 + 2
+    assert result.derived["/derived/fortune"] == "2d6+1"
+    assert result.derived["/derived/search_range"] == 4  # a value, not a roll
+
+
+def test_natural_talent_kept_separate_by_option() -> None:
+    """Option natural_talent=separate leaves it out of the shown rolls."""
+    result = price(pilot(skills=skills(natural_talent=2)), {"natural_talent": "separate"})
+    assert result.derived["/derived/initiative"] == "+3"
+    assert result.derived["/derived/skill_bonuses/natural_talent"] == "+2"

@@ -60,6 +60,14 @@ def test_weapon_over_a_fifth_of_budget_warns() -> None:
     assert f.params["cost"] == 300 and f.params["cap"] == 200
 
 
+def test_weapon_cap_shows_a_fractional_cap_as_a_decimal() -> None:
+    """A budget of 1001 caps a weapon at 200.2 UP; the message says 200.2, not 1001/5."""
+    p = priced(unit(budget=1001, weapons=[EXPENSIVE]))
+    f = finding(p, "UP_WEAPON_OVER_CAP")
+    assert f.params["cap"] == 200.2
+    assert "200.2" in f.message("ja") and "1001/5" not in f.message("en")
+
+
 def test_weapon_at_exactly_a_fifth_is_fine() -> None:
     """Exactly 1/5 of the budget is allowed (「５分の１まで」)."""
     assert found(priced(unit(budget=1000, weapons=[AT_CAP]))) == []

@@ -59,6 +59,11 @@ def _malformed(where: str, field: str, expected: str, value: Any, out: Pricing) 
     out.complete = False
 
 
+def _decimal(value: Fraction) -> int | float:
+    """A fraction for a message: whole numbers stay whole (1000/5 → 200, 1001/5 → 200.2)."""
+    return int(value) if value.denominator == 1 else float(value)
+
+
 def _pct(p: int | Fraction) -> str:
     return f"{'+' if p >= 0 else '−'}{abs(p)}%"
 
@@ -683,7 +688,7 @@ def _price_weapons(doc, t: UpTables, opts, out: Pricing) -> int:
                             f"max({full[i]}, {full[j]}) × {num}/{den}")
         if budget and cost * t.raw["weapon_cap"]["budget_divisor"] > budget and opts["weapon_cap"] != "off":
             f = out.find("UP_WEAPON_OVER_CAP", where, name=w.get("name", ""), cost=cost,
-                         cap=Fraction(budget, t.raw["weapon_cap"]["budget_divisor"]))
+                         cap=_decimal(Fraction(budget, t.raw["weapon_cap"]["budget_divisor"])))
             if opts["weapon_cap"] == "error":
                 out.findings[-1] = type(f)(f.code, f.pointer, f.params, severity=Severity.ERROR)
         declared = _int(w.get("declared_cost"))

@@ -130,6 +130,23 @@ def test_document_guide_example_checks_clean() -> None:
     assert report.computed == examples[0]["declared_total"] == 1447
 
 
+def test_document_guide_size_table_matches_the_rule_tables() -> None:
+    """The size table in docs/up-document.md says what tables.toml says, cell for cell."""
+    from converter.rules.up.tables import STAT_IDS, tables
+
+    text = (ROOT / "docs" / "up-document.md").read_text(encoding="utf-8")
+    for size in tables().sizes.values():
+        cells = []
+        for sid in STAT_IDS:
+            r = size.stats[sid]
+            if sid == "move":
+                cells.append(f"{r.base} (+1: {r.price}, +2: {2 * r.price} more)")
+            else:
+                cells.append(f"{r.base} (+{r.step} per {r.price}, ≤ {r.base + r.max_raise})")
+        row = f"| `{size.id}` {size.label} | {size.base_up} | " + " | ".join(cells) + " |"
+        assert row in text.splitlines(), row
+
+
 # --- broken samples ------------------------------------------------------------------------------
 # file name → the (code, pointer) errors and warnings it must produce, nothing more.
 

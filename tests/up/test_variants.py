@@ -133,3 +133,10 @@ def test_a_base_may_have_several_variants() -> None:
     assert cost_at(p, "/weapons/1") == 75
     assert cost_at(p, "/weapons/2") == 70  # 280 / 4
     assert found(p) == []
+
+
+def test_dropping_post_move_is_a_change() -> None:
+    """格闘 is P by default, so post_move false is a changed place: with 命中 and 射程 that makes
+    three, 1/3 of max(340 × 0.7 = 238, 240) = 80."""
+    p = priced(unit(weapons=[BASE, variant(accuracy=30, range=2, post_move=False)]))
+    assert cost_at(p, "/weapons/1") == 80

@@ -607,7 +607,11 @@ def _variant_view(w: Mapping[str, Any], t: UpTables) -> dict[str, Any]:
                 "damage": {"dice": dmg["base_dice"], "fixed": dmg["base_fixed"]}}
     view: dict[str, Any] = {}
     for key in VARIANT_PLACES:
-        value = _norm(w.get(key))
+        raw = w.get(key)
+        if key in ("post_move", "guided"):  # booleans: False is a value (melee P defaults to True)
+            view[key] = raw if isinstance(raw, bool) else defaults.get(key)
+            continue
+        value = _norm(raw)
         view[key] = _norm(defaults.get(key)) if value is None else value
     effects = {}
     for e in w.get("effects") or []:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ...findings import Finding, Severity, pointer
+from ._values import as_int
 from .schema import LEVEL_PATTERN, RANK_PATTERN, band_enum, effect_schema, stats_object
 from .tables import MailgearTables, name_key, tables
 
@@ -104,7 +105,10 @@ def catalog_schema_text() -> str:
 
 @dataclass
 class Catalog:
-    """A group's catalog, checked; look-ups skip entries the checks rejected."""
+    """A group's catalog with its findings. Look-ups read it defensively (rows that are not
+    objects are skipped, values checked where used), so a flawed catalog still serves.
+
+    (Not to be confused with the finding-code catalog of :mod:`converter.findings`.)"""
 
     raw: Mapping[str, Any]
     findings: list[Finding] = field(default_factory=list)
@@ -112,7 +116,7 @@ class Catalog:
     source: str = ""
 
     @classmethod
-    def from_data(cls, raw: Mapping[str, Any], *, cells: Mapping[str, str] | None = None,
+    def from_data(cls, raw: Any, *, cells: Mapping[str, str] | None = None,
                   source: str = "") -> "Catalog":
         """Check ``raw`` (schema, then the rules a schema cannot say) and wrap it.
 
@@ -120,10 +124,7 @@ class Catalog:
         catalog sheet); a finding takes the cell of the deepest pointer that has one.
         """
         cat = cls(raw if isinstance(raw, Mapping) else {}, [], dict(cells or {}), source)
-        found = list(_schema_findings(raw)) if isinstance(raw, Mapping) else [
-            Finding("MG_CATALOG_SCHEMA", "", {"ja": "カタログはオブジェクトでなければなりません",
-                                              "en": "a catalog must be an object"})]
-        found += list(_rule_findings(cat.raw))
+        found = [*_schema_findings(raw), *_rule_findings(cat.raw)]
         cat.findings = [f.at(cell=cat.cell_for(f.pointer)) for f in found]
         return cat
 
@@ -159,12 +160,10 @@ class Catalog:
     def ladder_value(self, table: str, amount: int) -> Any:
         """The value of the last row whose threshold ``amount`` reaches; None below the first."""
         key, val = LADDERS[table]
-        best = None
-        for _, row in self.rows(table):
-            threshold = row.get(key)
-            if _is_int(threshold) and threshold <= amount and (best is None or threshold >= best[0]):
-                best = (threshold, row.get(val))
-        return None if best is None else best[1]
+        rows = ((as_int(row.get(key)), row.get(val)) for _, row in self.rows(table))
+        reached = [(threshold, value) for threshold, value in rows
+                   if threshold is not None and threshold <= amount]
+        return max(reached, key=lambda pair: pair[0])[1] if reached else None
 
     def ladder_values(self, table: str) -> list[Any]:
         _, val = LADDERS[table]
@@ -207,11 +206,7 @@ def as_catalog(catalog: "Catalog | Mapping[str, Any] | str | Path | None") -> Ca
 
 # --- checks ----------------------------------------------------------------------------------------
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _schema_findings(raw: Mapping[str, Any]) -> Iterator[Finding]:
+def _schema_findings(raw: Any) -> Iterator[Finding]:
     """Structure, via the generated schema; each error worded as the document checks word it."""
     try:
         import jsonschema
@@ -234,8 +229,8 @@ def _rule_findings(raw: Mapping[str, Any]) -> Iterator[Finding]:
         last: int | None = None
         seen: dict[str, int] = {}
         for i, row in cat.rows(table):
-            threshold = row.get(key)
-            if _is_int(threshold):
+            threshold = as_int(row.get(key))
+            if threshold is not None:
                 if last is not None and threshold <= last:
                     yield Finding("MG_CATALOG_ORDER", pointer(table, i, key),
                                   {"table": label, "value": threshold, "previous": last})

@@ -19,26 +19,8 @@ from ...findings import Finding, Severity, pointer
 from ..options import resolve_options
 from ..pricing import Pricing
 from .catalog import Catalog, as_catalog, missing_table
+from ._values import as_int, as_list, as_mapping
 from .tables import MailgearTables, Skill, name_key, tables
-
-
-def _int(value: Any) -> int | None:
-    """An integer value, or None when the document holds something else."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
-
-
-def _mapping(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 # --- 判定 (roll) text -------------------------------------------------------------------------------
@@ -84,6 +66,8 @@ class Item:
 
 @dataclass
 class Learned:
+    """A skill as the sheet lists it: where (its index) and the learned level."""
+
     index: int
     level: int
 
@@ -138,10 +122,10 @@ def price_pilot(doc: Mapping[str, Any], options: Mapping[str, str] | None = None
 
 def _check_pilot(run: _Run) -> None:
     """経験 against the level ladder (catalog). The level-up history is not checked (not claimed)."""
-    pilot = _mapping(run.doc.get("pilot"))
+    pilot = as_mapping(run.doc.get("pilot"))
     if not run.catalog_table("levels", "/pilot/level"):
         return
-    level, exp = pilot.get("level"), _int(pilot.get("experience"))
+    level, exp = pilot.get("level"), as_int(pilot.get("experience"))
     letters = [v for v in run.cat.ladder_values("levels") if isinstance(v, str)]
     if level not in letters:
         run.find("MG_LEVEL_UNKNOWN", "/pilot/level", value=level, choices=letters)
@@ -158,9 +142,9 @@ def _learned_skills(run: _Run) -> dict[str, Learned]:
     """The skills the pilot learned: each one of the 24, once, within its maximum (seed 001)."""
     t = run.t
     out: dict[str, Learned] = {}
-    for i, entry in enumerate(_list(run.doc.get("skills"))):
+    for i, entry in enumerate(as_list(run.doc.get("skills"))):
         where = pointer("skills", i)
-        entry = _mapping(entry)
+        entry = as_mapping(entry)
         raw_id, name = entry.get("id"), entry.get("name")
         if raw_id is not None:
             sid = raw_id if raw_id in t.skills else None
@@ -176,7 +160,7 @@ def _learned_skills(run: _Run) -> dict[str, Learned]:
                 run.find("MG_SKILL_UNKNOWN", where + ("/name" if name is not None else ""), value=name)
                 continue
         skill = t.skills[sid]
-        level = _int(entry.get("level"))
+        level = as_int(entry.get("level"))
         if level is None or level < 1:
             run.find("MG_SKILL_LEVEL_INVALID", where + "/level", label=skill.label,
                      value=entry.get("level"))
@@ -235,8 +219,8 @@ def _equipment(run: _Run) -> list[Item]:
     """Six slots for weapons and options together, two arms, at most two copies of an option
     counting (seed 001, 武器の選択／オプションの選択)."""
     t = run.t
-    entries = _list(run.doc.get("equipment"))
-    kinds = {_mapping(e).get("kind") for e in entries}
+    entries = as_list(run.doc.get("equipment"))
+    kinds = {as_mapping(e).get("kind") for e in entries}
     tables_ok = {kind: run.catalog_table(_TABLE_OF[kind], "/equipment")
                  for kind in _TABLE_OF if kind in kinds}
     items: list[Item] = []
@@ -244,7 +228,7 @@ def _equipment(run: _Run) -> list[Item]:
     held: dict[str, Item] = {}
     copies: dict[str, int] = {}
     for i, raw in enumerate(entries):
-        entry = _mapping(raw)
+        entry = as_mapping(raw)
         where = pointer("equipment", i)
         kind = entry.get("kind")
         name = entry.get("name") if isinstance(entry.get("name"), str) else ""
@@ -252,7 +236,7 @@ def _equipment(run: _Run) -> list[Item]:
         if kind in _TABLE_OF and tables_ok.get(kind):
             merged = _with_catalog(run, entry, kind, where)
         item = Item(i, kind if kind in t.kinds else None, name)
-        slots = _int(merged.get("slots", 1))
+        slots = as_int(merged.get("slots", 1))
         if slots is None or slots < 1:
             run.find("MG_ITEM_FIELD_INVALID", where + "/slots", name=name, field="slots",
                      value=merged.get("slots"))
@@ -302,12 +286,12 @@ def _read_hold(run: _Run, item: Item, hold: Any, held: dict[str, Item]) -> None:
 
 def _read_weapon(run: _Run, item: Item, entry: Mapping[str, Any]) -> None:
     bands = entry.get("bands")
-    good = [b for b in _list(bands) if b in run.t.bands]
-    if not good or len(good) != len(_list(bands)):
+    good = [b for b in as_list(bands) if b in run.t.bands]
+    if not good or len(good) != len(as_list(bands)):
         run.find("MG_ITEM_FIELD_INVALID", item.where + "/bands", name=item.name, field="bands",
                  value=bands)
     item.bands = list(dict.fromkeys(good))
-    extra = _int(entry.get("extra_damage", 0))
+    extra = as_int(entry.get("extra_damage", 0))
     if extra is None:
         run.find("MG_ITEM_FIELD_INVALID", item.where + "/extra_damage", name=item.name,
                  field="extra_damage", value=entry.get("extra_damage"))
@@ -320,15 +304,15 @@ def _read_effects(run: _Run, item: Item, entry: Mapping[str, Any]) -> None:
     if effects is None:
         run.find("MG_OPTION_EFFECTS_UNKNOWN", item.where, name=item.name)
         return
-    for k, eff in enumerate(_list(effects)):
-        eff = _mapping(eff)
+    for k, eff in enumerate(as_list(effects)):
+        eff = as_mapping(eff)
         if "skill" in eff:
-            sid, amount = t.skill_id(eff.get("skill")), _int(eff.get("levels"))
+            sid, amount = t.skill_id(eff.get("skill")), as_int(eff.get("levels"))
             if sid is not None and amount is not None and amount >= 1:
                 item.effects.append(("skill", sid, amount))
                 continue
         elif "stat" in eff:
-            sid, amount = t.stat_id(eff.get("stat")), _int(eff.get("amount"))
+            sid, amount = t.stat_id(eff.get("stat")), as_int(eff.get("amount"))
             if sid is not None and amount is not None:
                 item.effects.append(("stat", sid, amount))
                 continue
@@ -371,8 +355,8 @@ def _same(key: str, a: Any, b: Any) -> bool:
 def _effect_keys(effects: Any) -> list[tuple[str, Any, Any]]:
     t = tables()
     out = []
-    for eff in _list(effects):
-        eff = _mapping(eff)
+    for eff in as_list(effects):
+        eff = as_mapping(eff)
         if "skill" in eff:
             out.append(("skill", t.skill_id(eff.get("skill")) or eff.get("skill"), eff.get("levels")))
         elif "stat" in eff:
@@ -385,12 +369,12 @@ def _effect_keys(effects: Any) -> list[tuple[str, Any, Any]]:
 def _gear_stats(run: _Run, items: list[Item]) -> dict[str, int | None]:
     """Base stats (sheet, else catalog), plus 専用機 boosts and options' stat effects."""
     t = run.t
-    gear = _mapping(run.doc.get("gear"))
-    written = _mapping(gear.get("stats"))
+    gear = as_mapping(run.doc.get("gear"))
+    written = as_mapping(gear.get("stats"))
     from_catalog = _model_stats(run, gear, written)
     stats: dict[str, int | None] = {}
     for sid in t.stat_ids:
-        value = _int(written.get(sid)) if sid in written else from_catalog.get(sid)
+        value = as_int(written.get(sid)) if sid in written else from_catalog.get(sid)
         if value is None:
             run.find("MG_STAT_INVALID", f"/gear/stats/{sid}", label=t.stat_labels[sid],
                      value=written.get(sid))
@@ -414,7 +398,7 @@ def _model_stats(run: _Run, gear: Mapping[str, Any], written: Mapping[str, Any])
     t = run.t
     rank = gear.get("rank") if isinstance(gear.get("rank"), str) else ""
     if run.catalog_table("gear_ranks", "/gear/rank"):
-        points = _int(_mapping(run.doc.get("pilot")).get("rank_points"))
+        points = as_int(as_mapping(run.doc.get("pilot")).get("rank_points"))
         expected = run.cat.ladder_value("gear_ranks", points) if points is not None else rank
         if expected != rank:
             run.find("MG_GEAR_RANK_MISMATCH", "/gear/rank", rank=rank, rank_points=points,
@@ -427,12 +411,12 @@ def _model_stats(run: _Run, gear: Mapping[str, Any], written: Mapping[str, Any])
                  label=t.catalog_tables["models"]["label"])
         return {}
     base = rank.rstrip(t.custom_mark)
-    stats = _mapping(_mapping(found[1].get("ranks")).get(base))
+    stats = as_mapping(as_mapping(found[1].get("ranks")).get(base))
     if not stats:
         run.find("MG_MODEL_RANK_MISSING", "/gear/rank", model=gear.get("model"), rank=base,
-                 choices=list(_mapping(found[1].get("ranks"))))
+                 choices=list(as_mapping(found[1].get("ranks"))))
         return {}
-    out = {sid: v for sid, v in stats.items() if _int(v) is not None}
+    out = {sid: v for sid, v in stats.items() if as_int(v) is not None}
     for sid, value in out.items():
         if sid in written and written[sid] != value:
             run.find("MG_CATALOG_MISMATCH", f"/gear/stats/{sid}", item=gear.get("model"),
@@ -452,7 +436,7 @@ def _custom_boosts(run: _Run, gear: Mapping[str, Any]) -> list[str]:
     if isinstance(custom, bool) and custom != by_rank:
         run.find("MG_CUSTOM_RANK_MISMATCH", "/gear/custom", custom=custom, rank=rank)
     is_custom = custom if isinstance(custom, bool) else by_rank
-    boosts = _list(gear.get("boosts"))
+    boosts = as_list(gear.get("boosts"))
     if not is_custom:
         if boosts:
             run.find("MG_CUSTOM_BOOST_NOT_CUSTOM", "/gear/boosts", rank=rank)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ...findings import Finding, pointer
+from ._values import as_int, as_mapping
 from .catalog import Catalog, as_catalog, missing_table
 
 
@@ -31,10 +32,6 @@ class PartyLevel:
                 "unit_level": self.unit_level, "findings": [f.to_dict(lang) for f in self.findings]}
 
 
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def party_unit_level(docs: Sequence[Mapping[str, Any]],
                      catalog: Catalog | Mapping[str, Any] | str | Path | None = None) -> PartyLevel:
     """Unit level of the party whose sheets are ``docs`` (pure; pointers are ``/<index>/...``).
@@ -44,9 +41,8 @@ def party_unit_level(docs: Sequence[Mapping[str, Any]],
     findings: list[Finding] = []
     sums: list[int] = []
     for k, doc in enumerate(docs):
-        pilot = doc.get("pilot") if isinstance(doc, Mapping) else None
-        pilot = pilot if isinstance(pilot, Mapping) else {}
-        exp, points = _int(pilot.get("experience")), _int(pilot.get("rank_points"))
+        pilot = as_mapping(as_mapping(doc).get("pilot"))
+        exp, points = as_int(pilot.get("experience")), as_int(pilot.get("rank_points"))
         if exp is None or points is None:
             field = "experience" if exp is None else "rank_points"
             findings.append(Finding("MG_PARTY_MEMBER_INVALID", pointer(k, "pilot", field),

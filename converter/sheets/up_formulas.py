@@ -234,23 +234,32 @@ class UpFormulas:
         return (f'=IF({c("name")}="","",IFERROR(INT(({parts})*(100+MAX({floor},{pct}))/100+0.5),""))')
 
     def _variant_changes(self, table: Table, c, m: str) -> str:
+        """Changed places between this row and its base row, as the engine counts them: a cell
+        left blank equals its default (P by kind, 最小射程 1, 実体, 命中 0, × for flags)."""
         def other(key: str) -> str:
             return f"INDEX({table.column_range(key)},{m})"
 
-        def differs(keys: list[str]) -> str:
-            if len(keys) == 1:
-                return f"({other(keys[0])}<>{c(keys[0])})"
-            return "OR(" + ",".join(f"{other(k)}<>{c(k)}" for k in keys) + ")"
-
+        attr = label_of("attributes", "solid")
         none = label_of("combo", "none")
+        melee = label_of("weapon_kinds", "melee")
+
+        def norm(key: str, ref) -> str:
+            col = next(x for x in table.columns if x.key == key)
+            if key == "post_move":
+                kind = ref("kind")
+                return f'IF({ref(key)}="",{kind}="{melee}",{ref(key)}="{TRUE}")'
+            if col.kind in ("bool", "effect_flag", "effect_bool"):
+                return f'IF({ref(key)}="{TRUE}",1,0)'
+            defaults = {"min_range": "1", "accuracy": "0", "attribute": f'"{attr}"'}
+            if key in defaults:
+                return f'IF({ref(key)}="",{defaults[key]},{ref(key)})'
+            if key == "combo":
+                return f'IF({ref(key)}="{none}","",{ref(key)})'
+            return ref(key)
+
         groups: dict[str, list[str]] = {}
-        terms = []
         for col in table.columns:
             if col.computed or col.key in ("name", "morale", "variant_of", "declared_cost", "notes"):
-                continue
-            if col.key == "combo":
-                terms.append(f'(IF({other("combo")}="{none}","",{other("combo")})'
-                             f'<>IF({c("combo")}="{none}","",{c("combo")}))')
                 continue
             if col.key.startswith("effects."):
                 group = "effects." + col.key.split(".")[1]
@@ -261,21 +270,29 @@ class UpFormulas:
             else:
                 group = col.key
             groups.setdefault(group, []).append(col.key)
-        terms += [differs(keys) for keys in groups.values()]
+        terms = []
+        for keys in groups.values():
+            pairs = [f"{norm(k, lambda x: other(x))}<>{norm(k, c)}" for k in keys]
+            terms.append(f"({pairs[0]})" if len(pairs) == 1 else "OR(" + ",".join(pairs) + ")")
         return "(" + "+".join(terms) + ")"
+
+    def variant_changes(self, table: Table, i: int) -> str:
+        c = self._w(table, i)
+        m = f'MATCH({c("variant_of")},{table.column_range("name")},0)'
+        return f'=IF(OR({c("name")}="",{c("variant_of")}=""),"",IFERROR({self._variant_changes(table, c, m)},""))'
 
     def weapon_cost(self, table: Table, i: int) -> str:
         c = self._w(table, i)
         full = c("full_cost")
         m = f'MATCH({c("variant_of")},{table.column_range("name")},0)'
-        changes = self._variant_changes(table, c, m)
+        changes = c("variant_changes")
         fr = self.t.raw["variants"]
         frac = (f'IF({changes}<={fr[0]["max_changes"]},{fr[0]["fraction"][0]}/{fr[0]["fraction"][1]},'
                 f'IF({changes}<={fr[1]["max_changes"]},{fr[1]["fraction"][0]}/{fr[1]["fraction"][1]},'
                 f'{fr[2]["fraction"][0]}/{fr[2]["fraction"][1]}))')
         base_full = f"INDEX({table.column_range('full_cost')},{m})"
-        ok = (f'AND({m}<>{i + 1},INDEX({table.column_range("variant_of")},{m})="",{base_full}<>"",'
-              f'{changes}<={fr[-1]["max_changes"]})')
+        ok = (f'AND({changes}<>"",{m}<>{i + 1},INDEX({table.column_range("variant_of")},{m})="",'
+              f'{base_full}<>"",{changes}<={fr[-1]["max_changes"]})')
         variant = f'IFERROR(IF({ok},INT(MAX({full},{base_full})*{frac}+0.5),{full}),{full})'
         return f'=IF(OR({c("name")}="",{full}=""),"",IF({c("variant_of")}="",{full},{variant}))'
 

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from ..errors import OutputError
 from ..rules.options import resolve_options
-from ..rules.up.engine import price_unit, price_weapon, default_terrain
+from ..rules.up.engine import _variant_changes, default_terrain, price_unit, price_weapon
 from ..rules.pricing import Pricing
 from ..rules.up.tables import STAT_IDS, TERRAINS, tables
 from .layout import Layout, Table, a1, col_index, defined_name, load_layout, parse_a1
@@ -127,7 +127,8 @@ def build_workbook(doc: Mapping[str, Any] | None, options: Mapping[str, str] | N
 
     # Repeating groups.
     formula_of = {"boost_cost": f.boost_cost, "weapon_full_cost": f.weapon_full_cost,
-                  "weapon_cost": f.weapon_cost, "effective_damage": f.effective_damage,
+                  "weapon_cost": f.weapon_cost, "variant_changes": f.variant_changes,
+                  "effective_damage": f.effective_damage,
                   "effective_accuracy": f.effective_accuracy, "ability_cost": f.ability_cost}
     for table in layout.tables:
         ws = sheets[table.sheet]
@@ -262,6 +263,13 @@ class _Cached:
             return self.p.derived.get(where + "/effective_damage", "")
         if key == "effective_accuracy":
             return self.p.derived.get(where + "/effective_accuracy", "")
+        if key == "variant_changes":
+            weapons = self.doc["weapons"]
+            base = weapons[i].get("variant_of")
+            names = [w.get("name") for w in weapons]
+            if not base or base not in names or names.index(base) == i:
+                return ""
+            return _variant_changes(weapons[i], weapons[names.index(base)], tables())
         if key == "full_cost":
             w = self.doc["weapons"][i]
             probe = Pricing()

@@ -1,6 +1,7 @@
 """Shared fixtures for workbook tests: samples, and one LibreOffice run for all of them."""
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -13,6 +14,29 @@ from .libreoffice import recalculate
 
 ROOT = Path(__file__).resolve().parents[2]
 UP_SAMPLES = sorted((ROOT / "samples" / "up").glob("*.json"))
+
+
+GENERATED = 30
+
+
+@functools.lru_cache(maxsize=1)
+def generated_units() -> list[dict]:
+    """GENERATED valid units from the shared strategy, the same on every run (derandomized)."""
+    from hypothesis import HealthCheck, given, settings
+
+    from ..strategies import up_unit
+
+    found: list[dict] = []
+
+    @settings(max_examples=GENERATED * 4, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(up_unit())
+    def collect(doc: dict) -> None:
+        if len(found) < GENERATED and price(doc).complete:
+            found.append(doc)
+
+    collect()
+    return found
 
 
 def load(path: Path) -> dict:
@@ -61,5 +85,9 @@ def recalculated(tmp_path_factory) -> dict[str, Path]:
                 wb[sheet][f"{col}{row}"] = w1["accuracy"]
         wb.save(g)
         files.append(g)
+    for k, doc in enumerate(generated_units()):
+        f = src / f"generated-{k:02d}.xlsx"
+        f.write_bytes(sheet_bytes(doc))
+        files.append(f)
     out = recalculate(files, base / "out", base / "profile")
     return {f.name: o for f, o in zip(files, out)}

@@ -15,7 +15,7 @@ from converter.sheets import read_sheet, sheet_bytes, template_bytes, write_shee
 from converter.sheets.layout import load_layout
 
 from ..strategies import up_unit
-from .conftest import ROOT, UP_SAMPLES, edited, load
+from .conftest import GENERATED, ROOT, UP_SAMPLES, edited, generated_units, load
 
 
 def prune(value):
@@ -50,9 +50,13 @@ def roundtrip(doc: dict, tmp: Path) -> dict:
     return prune(back)
 
 
-def named_values(path: Path) -> dict[str, object]:
+def _open(path) -> openpyxl.Workbook:
+    return path if isinstance(path, openpyxl.Workbook) else openpyxl.load_workbook(path, data_only=True)
+
+
+def named_values(path) -> dict[str, object]:
     """Every single-cell defined name → the cell's cached value."""
-    wb = openpyxl.load_workbook(path, data_only=True)
+    wb = _open(path)
     out = {}
     for name, dn in wb.defined_names.items():
         for sheet, ref in dn.destinations:
@@ -61,8 +65,8 @@ def named_values(path: Path) -> dict[str, object]:
     return out
 
 
-def table_values(path: Path, table_id: str, key: str) -> list[object]:
-    wb = openpyxl.load_workbook(path, data_only=True)
+def table_values(path, table_id: str, key: str) -> list[object]:
+    wb = _open(path)
     sheet, ref = next(iter(wb.defined_names[f"up.{table_id}.{key}"].destinations))
     return [row[0].value for row in wb[sheet][ref.replace("$", "")]]
 
@@ -180,29 +184,41 @@ def test_check_on_sheet_reports_hand_edited_total(tmp_path: Path):
     assert mismatch and mismatch[0].cell.endswith("!F3")
 
 
-@pytest.mark.parametrize("path", UP_SAMPLES, ids=lambda p: p.stem)
-def test_libreoffice_recalculation_matches_engine(path: Path, recalculated):
-    """Every computed cell, recalculated by LibreOffice, equals the engine's value."""
-    written = io.BytesIO(sheet_bytes(load(path)))
+def assert_recalculation_matches(doc: dict, recalculated_path: Path) -> None:
+    """Every computed cell of the recalculated workbook equals the engine's cached value."""
+    written = _open(io.BytesIO(sheet_bytes(doc)))
+    recalculated_path = _open(recalculated_path)
     expected = named_values(written)
-    got = named_values(recalculated[f"{path.stem}.xlsx"])
+    got = named_values(recalculated_path)
     diffs = {k: (v, got.get(k)) for k, v in expected.items()
              if k.startswith("up.") and (v or None) != (got.get(k) or None)}
     assert diffs == {}
     for table_id, key in COMPUTED_COLUMNS:
-        written.seek(0)
-        assert table_values(recalculated[f"{path.stem}.xlsx"], table_id, key) == \
+        assert table_values(recalculated_path, table_id, key) == \
             [v if v != "" else None for v in table_values(written, table_id, key)], (table_id, key)
-    assert got["up.totals.computed"] == price(load(path)).total
+    assert got["up.totals.computed"] == price(doc).total
+
+
+@pytest.mark.parametrize("path", UP_SAMPLES, ids=lambda p: p.stem)
+def test_libreoffice_recalculation_matches_engine(path: Path, recalculated):
+    """Every computed cell of each sample, recalculated by LibreOffice, equals the engine's."""
+    assert_recalculation_matches(load(path), recalculated[f"{path.stem}.xlsx"])
+
+
+@pytest.mark.parametrize("k", range(GENERATED))
+def test_libreoffice_recalculation_matches_engine_generated(k: int, recalculated):
+    """Generated units (every weapon option, variants, abilities): LibreOffice equals the engine."""
+    assert_recalculation_matches(generated_units()[k], recalculated[f"generated-{k:02d}.xlsx"])
 
 
 @pytest.mark.parametrize("path", UP_SAMPLES, ids=lambda p: p.stem)
 def test_libreoffice_totals_follow_edited_inputs(path: Path, recalculated):
     """Inputs edited in a written sheet: LibreOffice's totals equal the engine's for the edit."""
     new = edited(load(path))
-    got = named_values(recalculated[f"{path.stem}.edited.xlsx"])
+    wb = _open(recalculated[f"{path.stem}.edited.xlsx"])
+    got = named_values(wb)
     pricing = price(new)
     assert got["up.totals.computed"] == pricing.total
     assert got["up.stats.hp.cost"] == next(l.cost for l in pricing.lines if l.pointer == "/stats/hp")
-    assert table_values(recalculated[f"{path.stem}.edited.xlsx"], "weapons", "cost")[:len(new.get("weapons", []))] == \
+    assert table_values(wb, "weapons", "cost")[:len(new.get("weapons", []))] == \
         [next(l.cost for l in pricing.lines if l.pointer == f"/weapons/{i}") for i in range(len(new.get("weapons", [])))]

@@ -611,7 +611,8 @@ def _variant_view(w: Mapping[str, Any], t: UpTables) -> dict[str, Any]:
         if key in ("post_move", "guided"):  # booleans: False is a value (melee P defaults to True)
             view[key] = raw if isinstance(raw, bool) else defaults.get(key)
             continue
-        value = _norm(raw)
+        # "none" is blank for 合体攻撃 but a value for 属性 (無属性).
+        value = raw if key == "attribute" and raw not in (None, "") else _norm(raw)
         view[key] = _norm(defaults.get(key)) if value is None else value
     effects = {}
     for e in w.get("effects") or []:

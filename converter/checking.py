@@ -25,6 +25,7 @@ class FileReport:
     breakdown: list[CostLine] = field(default_factory=list)
     derived: dict[str, Any] = field(default_factory=dict)
     document: dict[str, Any] | None = None
+    cells: dict[str, str] = field(default_factory=dict)  # pointer → cell, for sheets
 
     @property
     def valid(self) -> bool:
@@ -119,6 +120,7 @@ def _check_sheet(path: Path, options: Mapping[str, str] | None) -> FileReport:
 
     doc, read_findings, cells = read_sheet(path)
     report = check_document(doc, options, str(path))
+    report.cells = dict(cells)
     report.findings = _ordered([f.at(cell=f.cell or cell_for(f.pointer, cells))
                                 for f in read_findings + report.findings])
     return report
@@ -146,4 +148,22 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def check_paths(paths: Iterable[str | Path], options: Mapping[str, str] | None = None) -> CheckReport:
-    return CheckReport([check_path(p, options) for p in expand_paths(paths)])
+    """Check every file, then what only a set of files can show (transformation sets)."""
+    report = CheckReport([check_path(p, options) for p in expand_paths(paths)])
+    _check_transformation_sets(report)
+    return report
+
+
+def _check_transformation_sets(report: CheckReport) -> None:
+    """Each form's listed UP against that form's own file (seed 000, 変形)."""
+    from .rules.pricing import Pricing
+    from .rules.up.sets import check_transformation_sets
+    from .sheets import cell_for
+
+    members = [fr for fr in report.files if fr.system == "up" and fr.document is not None]
+    items = [(fr.document, Pricing(lines=list(fr.breakdown),
+                                   complete=not any(f.code == "ENGINE_INCOMPLETE" for f in fr.findings)))
+             for fr in members]
+    for index, finding in check_transformation_sets(items):
+        fr = members[index]
+        fr.findings = _ordered(fr.findings + [finding.at(cell=cell_for(finding.pointer, fr.cells))])

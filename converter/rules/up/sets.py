@@ -25,8 +25,8 @@ def check_transformation_sets(items: list[tuple[dict, Pricing]]) -> list[tuple[i
 
     ``items`` are (document, its pricing) pairs; each finding comes with the index of the document
     it belongs to (the one listing the form). A form is matched by name among the documents of
-    the same group; a form with no document (or several) in the set, or whose document could not
-    be fully priced, is not compared.
+    the same group; a form with no document in the set, whose documents disagree (e.g. its JSON
+    and its sheet), or whose document could not be fully priced, is not compared.
     """
     groups: dict[str, list[int]] = {}
     for i, (doc, _) in enumerate(items):
@@ -44,12 +44,15 @@ def check_transformation_sets(items: list[tuple[dict, Pricing]]) -> list[tuple[i
                     continue
                 others = [j for j in by_name.get(form.get("name"), []) if j != i]
                 declared = form.get("up")
-                if len(others) != 1 or not isinstance(declared, int) or isinstance(declared, bool):
+                if not others or not isinstance(declared, int) or isinstance(declared, bool):
                     continue
-                pricing = items[others[0]][1]
-                if not pricing.complete:
+                if not all(items[j][1].complete for j in others):
                     continue
-                computed = own_total(pricing)
+                # The same form may come twice (its JSON and its sheet): compare only if they agree.
+                totals = {own_total(items[j][1]) for j in others}
+                if len(totals) != 1:
+                    continue
+                computed = totals.pop()
                 if declared != computed:
                     found.append((i, Finding("UP_TRANSFORM_SET_MISMATCH",
                                              f"{TRANSFORMATION}/forms/{k}/up",

@@ -1,0 +1,31 @@
+"""check over several files: each transformation form's listed UP against that form's own file."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from converter.checking import check_paths
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "up"
+
+
+def test_listed_form_up_differs_from_its_file(tmp_path: Path):
+    """A form listed at one UP more than its own file computes is a warning at the listed cell."""
+    for p in SAMPLES.glob("l-transform-*.json"):
+        shutil.copy(p, tmp_path / p.name)
+    wing = tmp_path / "l-transform-wing.json"
+    doc = json.loads(wing.read_text(encoding="utf-8"))
+    doc["transformation"]["forms"][0]["up"] += 1
+    wing.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    report = check_paths([tmp_path])
+    found = [(Path(fr.path).name, f.code, f.pointer) for fr in report.files for f in fr.findings
+             if f.code == "UP_TRANSFORM_SET_MISMATCH"]
+    assert found == [("l-transform-wing.json", "UP_TRANSFORM_SET_MISMATCH", "/transformation/forms/0/up")]
+
+
+def test_samples_with_their_sheets_agree():
+    """The sample forms, as JSON and as filled sheets together, list each other's UP correctly."""
+    report = check_paths([SAMPLES])
+    assert not [f for fr in report.files for f in fr.findings if f.code == "UP_TRANSFORM_SET_MISMATCH"]
+    assert len([fr for fr in report.files if fr.document and fr.document.get("transformation")]) == 6

@@ -24,3 +24,8 @@ def as_mapping(value: Any) -> Mapping[str, Any]:
 
 def as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
+
+
+def as_key(value: Any) -> str | None:
+    """A value usable as a table key (a string), or None (a list or dict would not even hash)."""
+    return value if isinstance(value, str) else None

@@ -19,7 +19,7 @@ from ...findings import Finding, Severity, pointer
 from ..options import resolve_options
 from ..pricing import Pricing
 from .catalog import Catalog, as_catalog, missing_table
-from ._values import as_int, as_list, as_mapping
+from ._values import as_int, as_key, as_list, as_mapping
 from .tables import MailgearTables, Skill, name_key, tables
 
 
@@ -147,7 +147,7 @@ def _learned_skills(run: _Run) -> dict[str, Learned]:
         entry = as_mapping(entry)
         raw_id, name = entry.get("id"), entry.get("name")
         if raw_id is not None:
-            sid = raw_id if raw_id in t.skills else None
+            sid = raw_id if as_key(raw_id) in t.skills else None
             if sid is None:
                 run.find("MG_SKILL_UNKNOWN", where + "/id", value=raw_id)
                 continue
@@ -220,7 +220,7 @@ def _equipment(run: _Run) -> list[Item]:
     counting (seed 001, 武器の選択／オプションの選択)."""
     t = run.t
     entries = as_list(run.doc.get("equipment"))
-    kinds = {as_mapping(e).get("kind") for e in entries}
+    kinds = {as_key(as_mapping(e).get("kind")) for e in entries}
     tables_ok = {kind: run.catalog_table(_TABLE_OF[kind], "/equipment")
                  for kind in _TABLE_OF if kind in kinds}
     items: list[Item] = []
@@ -230,7 +230,7 @@ def _equipment(run: _Run) -> list[Item]:
     for i, raw in enumerate(entries):
         entry = as_mapping(raw)
         where = pointer("equipment", i)
-        kind = entry.get("kind")
+        kind = as_key(entry.get("kind"))
         name = entry.get("name") if isinstance(entry.get("name"), str) else ""
         merged = dict(entry)
         if kind in _TABLE_OF and tables_ok.get(kind):
@@ -244,7 +244,8 @@ def _equipment(run: _Run) -> list[Item]:
         item.slots = slots
         used_slots += slots
         if item.kind is None:
-            run.find("MG_ITEM_FIELD_INVALID", where + "/kind", name=name, field="kind", value=kind)
+            run.find("MG_ITEM_FIELD_INVALID", where + "/kind", name=name, field="kind",
+                     value=entry.get("kind"))
             continue
         _read_hold(run, item, merged.get("arm"), held)
         if item.kind == "weapon":
@@ -271,7 +272,7 @@ def _read_hold(run: _Run, item: Item, hold: Any, held: dict[str, Item]) -> None:
     if hold is None:
         return
     t = run.t
-    if hold not in t.hold_arms:
+    if as_key(hold) not in t.hold_arms:
         run.find("MG_ITEM_FIELD_INVALID", item.where + "/arm", name=item.name, field="arm", value=hold)
         return
     taken = sorted(arm for arm in t.hold_arms[hold] if arm in held)
@@ -286,7 +287,7 @@ def _read_hold(run: _Run, item: Item, hold: Any, held: dict[str, Item]) -> None:
 
 def _read_weapon(run: _Run, item: Item, entry: Mapping[str, Any]) -> None:
     bands = entry.get("bands")
-    good = [b for b in as_list(bands) if b in run.t.bands]
+    good = [b for b in as_list(bands) if as_key(b) in run.t.bands]
     if not good or len(good) != len(as_list(bands)):
         run.find("MG_ITEM_FIELD_INVALID", item.where + "/bands", name=item.name, field="bands",
                  value=bands)
@@ -444,7 +445,7 @@ def _custom_boosts(run: _Run, gear: Mapping[str, Any]) -> list[str]:
     chosen: list[str] = []
     for k, b in enumerate(boosts):
         where = f"/gear/boosts/{k}"
-        if b not in t.custom_boosts:
+        if as_key(b) not in t.custom_boosts:
             run.find("MG_CUSTOM_BOOST_INELIGIBLE", where, value=b,
                      label=t.stat_labels.get(b, b) if isinstance(b, str) else b,
                      choices=[t.stat_labels[s] for s in t.custom_boosts])

@@ -20,6 +20,12 @@ def _example() -> dict:
     return json.loads(EXAMPLE_CATALOG.read_text(encoding="utf-8"))
 
 
+def _at(cat: Catalog, where: str):
+    found = [f for f in cat.findings if f.pointer == where]
+    assert len(found) == 1, cat.findings
+    return found[0]
+
+
 def _errors(cat: Catalog) -> set[tuple[str, str]]:
     return {(f.code, f.pointer) for f in cat.findings if f.level is Severity.ERROR}
 
@@ -62,15 +68,9 @@ def test_schema_messages_are_worded_like_document_checks() -> None:
     """A catalog schema finding says, in Japanese and English, what the document checks say."""
     raw = _example()
     raw["levels"][2]["experience"] = "25"
-    f = only_finding(Catalog.from_data(raw), "/levels/2/experience")
+    f = _at(Catalog.from_data(raw), "/levels/2/experience")
     assert f.message("ja").startswith("カタログ: ") and "integer" in f.message("ja")
     assert f.message("en").startswith("catalog: ")
-
-
-def only_finding(cat: Catalog, where: str):
-    found = [f for f in cat.findings if f.pointer == where]
-    assert len(found) == 1, cat.findings
-    return found[0]
 
 
 def test_ladders_must_rise() -> None:

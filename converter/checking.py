@@ -82,8 +82,10 @@ def check_document(doc: Mapping[str, Any], options: Mapping[str, str] | None = N
     schema_findings = validate(doc, system)
     pricing = spec.price(doc, options)
     engine_at = {f.pointer for f in pricing.findings if f.level is Severity.ERROR}
-    # The engine's message is the better one (Japanese, with a hint): keep one per place.
-    kept = [f for f in schema_findings if f.pointer not in engine_at]
+    # The engine's message is the better one (Japanese, with a hint): keep one per place. A
+    # missing field is the schema's at its parent; the engine's at the field itself.
+    kept = [f for f in schema_findings if f.pointer not in engine_at
+            and not (f.code == "SCHEMA_REQUIRED" and f"{f.pointer}/{f.params.get('field')}" in engine_at)]
     report.findings = _ordered(kept + pricing.findings)
     if not pricing.complete:
         report.findings.append(Finding("ENGINE_INCOMPLETE"))

@@ -141,7 +141,9 @@ class UpFormulas:
         return f'{c("kind")}="{label_of("weapon_kinds", "melee")}"'
 
     def _post_move(self, c) -> str:
-        return f'IF({c("post_move")}="",{self._is_melee(c)},{c("post_move")}="{TRUE}")'
+        """Ｐ: blank means 格闘 yes, 射撃 no, ＭＡＰ兵器 no (engine.default_post_move)."""
+        return (f'IF({c("post_move")}="",AND({self._is_melee(c)},{c("map.type")}=""),'
+                f'{c("post_move")}="{TRUE}")')
 
     def _usage_index(self, c) -> str:
         en = label_of("usage_types", "en")
@@ -246,8 +248,8 @@ class UpFormulas:
         def norm(key: str, ref) -> str:
             col = next(x for x in table.columns if x.key == key)
             if key == "post_move":
-                kind = ref("kind")
-                return f'IF({ref(key)}="",{kind}="{melee}",{ref(key)}="{TRUE}")'
+                kind, mtype = ref("kind"), ref("map.type")
+                return f'IF({ref(key)}="",AND({kind}="{melee}",{mtype}=""),{ref(key)}="{TRUE}")'
             if col.kind in ("bool", "effect_flag", "effect_bool"):
                 return f'IF({ref(key)}="{TRUE}",1,0)'
             defaults = {"min_range": "1", "accuracy": "0", "attribute": f'"{attr}"'}
@@ -402,7 +404,7 @@ class UpFormulas:
         return f"={self.subtotal()}+{self.inp}${col_letter(c)}${r + 1}"
 
     def remainder(self) -> str:
-        r, c = parse_a1(next(x["cell"] for x in self.l.computed if x["formula"] == "total"))
+        r, c = parse_a1(next(x["cell"] for x in self.l.computed if x["name"] == "up.totals.computed"))
         return f'=IF({self.budget}="","",{self.budget}-{self.inp}${col_letter(c)}${r + 1})'
 
     def weapon_cap(self) -> str:

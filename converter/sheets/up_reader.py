@@ -62,6 +62,13 @@ def read_up(path: Path, named: NamedCells) -> tuple[dict[str, Any], list[Finding
         except (TypeError, ValueError):
             extra = {"_unparsed": str(extra_text)}
         unmapped = extra.pop("_unmapped", {}) if isinstance(extra, dict) else {}
+        effects = extra.pop("_unmapped_effects", {}) if isinstance(extra, dict) else {}
+        weapons = doc.get("weapons") or []
+        for index, kept in effects.items():
+            if index.isdigit() and int(index) < len(weapons):
+                weapons[int(index)].setdefault("effects", []).extend(kept)
+            else:
+                doc.setdefault("extra", {}).setdefault("_unmapped_effects", {})[index] = kept
         if extra:
             doc["extra"] = extra
         for key, value in unmapped.items():

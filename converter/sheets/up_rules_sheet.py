@@ -127,8 +127,9 @@ def write_rules_sheet(wb, ws, sheet: str, options: dict[str, str], fmt: dict[str
         if list_id.startswith("options."):
             continue
         ws.write(0, col, list_id, fmt["h"])
-        for i, (_, label) in enumerate(items):
-            ws.write(1 + i, col, label)
+        for i, (value, label) in enumerate(items):
+            numeric = isinstance(value, int) and not isinstance(value, bool)
+            ws.write(1 + i, col, value if numeric else label)  # numbers stay numbers for lookups
         from .layout import a1
         names[f"list.{list_id}"] = f"{q}!{a1(1, col, True)}:{a1(len(items), col, True)}"
         col += 1

@@ -145,17 +145,21 @@ def build_workbook(doc: Mapping[str, Any] | None, options: Mapping[str, str] | N
         r, c = parse_a1(comp["cell"])
         ws_in.write(r, c - 1, comp["label"], fmt["label"])
         value = cached.scalar(comp["formula"])
-        if comp["formula"] == "total" and doc and doc.get("declared_total") not in (None, value):
+        if comp["name"] == "up.totals.computed" and doc and doc.get("declared_total") not in (None, value):
             # A document whose written total differs keeps it, as a hand-typed total would be.
             writer.input(ws_in, r, c, doc["declared_total"], "int", comp["name"], pointer="/declared_total")
         else:
             writer.computed(ws_in, r, c, computed_formula[comp["formula"]](), value, comp["name"])
-    total_cell = next(x["cell"] for x in layout.computed if x["formula"] == "total")
-    budget_cell = next(x.cell for x in layout.fields if x.pointer == "/budget")
+    # Red total: over budget, or a typed total that differs from the formula's (UP_OVER_BUDGET,
+    # UP_TOTAL_MISMATCH).
+    total_cell = next(x["cell"] for x in layout.computed if x["name"] == "up.totals.computed")
+    formula_cell = next(x["cell"] for x in layout.computed if x["name"] == "up.totals.formula")
+    budget = "$" + next(x.cell for x in layout.fields if x.pointer == "/budget")[0] + "$" + \
+        next(x.cell for x in layout.fields if x.pointer == "/budget")[1:]
     r, c = parse_a1(total_cell)
-    ws_in.conditional_format(r, c, r, c, {"type": "formula", "format": fmt["bad"],
-                                          "criteria": f'=AND(${budget_cell[0]}${budget_cell[1:]}<>"",'
-                                                      f'{total_cell}>${budget_cell[0]}${budget_cell[1:]})'})
+    ws_in.conditional_format(r, c, r, c, {"type": "formula", "format": fmt["bad"], "criteria":
+                             f'=OR({total_cell}<>{formula_cell},AND({budget}<>"",'
+                             f'MAX({total_cell},{formula_cell})>{budget}))'})
 
     # Identity and content the layout has no place for.
     ws_data.write_string(0, 0, "template")
@@ -206,6 +210,13 @@ def _unmapped(doc, layout: Layout) -> dict[str, Any]:
     for key, value in doc.items():
         if key not in _TOP_KEYS:
             out.setdefault("_unmapped", {})[key] = value
+    # Effects the sheet has no column for are kept here, by weapon row, and restored on reading.
+    columns = {c.key.split(".")[1] for c in layout.table("weapons").columns if c.key.startswith("effects.")}
+    for i, w in enumerate(doc.get("weapons") or []):
+        extra = [e for e in (w.get("effects") or []) if isinstance(w, Mapping)
+                 and (e.get("id") if isinstance(e, Mapping) else e) not in columns]
+        if extra:
+            out.setdefault("_unmapped_effects", {})[str(i)] = extra
     return out
 
 
@@ -295,7 +306,7 @@ class _SheetWriter:
 
     def input(self, ws, r: int, c: int, value: Any, kind: str, name: str | None = None, *,
               list_id: str | None = None, lo: int | None = None, hi: int | None = None,
-              pointer: str = "", keep_false: bool = True) -> None:
+              pointer: str = "", keep_false: bool = True, in_table: bool = False) -> None:
         fmt = self.fmt["input"]
         if kind == "bool":
             if value is True:
@@ -320,6 +331,8 @@ class _SheetWriter:
             ws.data_validation(r, c, r, c, {"validate": "list", "source": f"=list.{list_id}",
                                             "error_title": "選択肢にありません",
                                             "error_message": "一覧から選んでください。"})
+            if not in_table:
+                self.not_in_list(ws, r, c, r, list_id)
         elif kind == "int":
             self._raw(ws, r, c, value, fmt)
             rule = {"validate": "integer", "criteria": "between",
@@ -331,6 +344,13 @@ class _SheetWriter:
             self._raw(ws, r, c, value, fmt)
         if name:
             self.wb.define_name(name, f"='{ws.name}'!{a1(r, c, True)}")
+
+    def not_in_list(self, ws, first_row: int, col: int, last_row: int, list_id: str) -> None:
+        """Red where a cell holds a value its dropdown does not offer (pasted or legacy)."""
+        ref = a1(first_row, col)
+        ws.conditional_format(first_row, col, last_row, col, {
+            "type": "formula", "format": self.fmt["bad"],
+            "criteria": f'=AND({ref}<>"",ISNA(MATCH({ref},list.{list_id},0)))'})
 
     def _raw(self, ws, r: int, c: int, value: Any, fmt) -> None:
         if value is None:
@@ -372,10 +392,21 @@ class _SheetWriter:
                 kind = "int" if col.kind == "effect_level" else col.kind
                 kind = "bool" if kind in ("effect_flag", "effect_bool") else kind
                 kind = "text" if kind in ("effect_text", "stat_list") else kind
-                self.input(ws, r, c, value, kind, list_id=col.list, lo=col.min, hi=col.max)
+                self.input(ws, r, c, value, kind, list_id=col.list, lo=col.min, hi=col.max,
+                           in_table=True)
         for j, col in enumerate(table.columns):
             self.wb.define_name(table.column_name(col.key),
                                 f"={table.column_range(col.key)}")
+            if col.kind in ("enum", "enum_int") and not col.computed:
+                self.not_in_list(ws, hr + 1, first_col + j, hr + table.rows, col.list)
+        if table.id == "weapons":
+            # Red: a 使用回数 amount the table does not have (UP_USAGE_AMOUNT).
+            ut, ua = a1(hr + 1, table.col("usage.type")), a1(hr + 1, table.col("usage.amount"))
+            en = label_of("usage_types", "en")
+            ws.conditional_format(hr + 1, table.col("usage.amount"), hr + table.rows, table.col("usage.amount"), {
+                "type": "formula", "format": self.fmt["bad"],
+                "criteria": f'=AND({ua}<>"",IF({ut}="{en}",ISNA(MATCH({ua},rules.usage.1,0)),'
+                            f'ISNA(MATCH({ua},rules.usage.2,0))))'})
         if table.id == "weapons":
             cost, cap = table.col("cost"), None
             budget = next(x.cell for x in self.layout.fields if x.pointer == "/budget")

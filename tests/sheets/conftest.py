@@ -91,3 +91,61 @@ def recalculated(tmp_path_factory) -> dict[str, Path]:
         files.append(f)
     out = recalculate(files, base / "out", base / "profile")
     return {f.name: o for f, o in zip(files, out)}
+
+
+BROKEN_UP = sorted((ROOT / "samples" / "broken" / "up").glob("*.json"))
+HELPER_COL = 300  # far right of every sheet: where the helper copy evaluates each red-cell rule
+
+
+def with_rule_probes(src: Path, dst: Path) -> dict[str, str]:
+    """Copy ``src`` to ``dst`` with every conditional-formatting rule evaluated in a helper cell.
+
+    Each (cell, rule) gets a formula =IF(<the rule, translated to that cell>,1,0) on the same
+    sheet; returns helper "Sheet!A1" → the formatted cell "Sheet!A1".
+    """
+    import openpyxl
+    from openpyxl.formula.translate import Translator
+    from openpyxl.utils import get_column_letter
+
+    wb = openpyxl.load_workbook(src)
+    probes: dict[str, str] = {}
+    for ws in wb.worksheets:
+        row = 1
+        for cf in ws.conditional_formatting:
+            for rule in cf.rules:
+                for rng in cf.sqref.ranges:
+                    origin = f"{get_column_letter(rng.min_col)}{rng.min_row}"
+                    for r in range(rng.min_row, rng.max_row + 1):
+                        for c in range(rng.min_col, rng.max_col + 1):
+                            target = f"{get_column_letter(c)}{r}"
+                            formula = Translator("=" + rule.formula[0], origin=origin).translate_formula(target)
+                            helper = ws.cell(row=row, column=HELPER_COL)
+                            helper.value = f"=IF({formula[1:]},1,0)"
+                            probes[f"{ws.title}!{helper.coordinate}"] = f"{ws.title}!{target}"
+                            row += 1
+    wb.save(dst)
+    return probes
+
+
+@pytest.fixture(scope="session")
+def red_cells(tmp_path_factory) -> dict[str, set[str]]:
+    """For every up sample, good and broken: the cells LibreOffice says the red rules mark."""
+    import openpyxl
+
+    base = tmp_path_factory.mktemp("cf")
+    src = base / "src"
+    src.mkdir()
+    files, probes = [], {}
+    for p in UP_SAMPLES + BROKEN_UP:
+        written = src / f"{p.stem}.written.xlsx"
+        written.write_bytes(sheet_bytes(load(p)))
+        probe = src / f"{p.stem}.xlsx"
+        probes[p.stem] = with_rule_probes(written, probe)
+        files.append(probe)
+    out = recalculate(files, base / "out", base / "profile")
+    red: dict[str, set[str]] = {}
+    for p, o in zip(UP_SAMPLES + BROKEN_UP, out):
+        wb = openpyxl.load_workbook(o, data_only=True)
+        red[p.stem] = {cell for helper, cell in probes[p.stem].items()
+                       if wb[helper.split("!")[0]][helper.split("!")[1]].value == 1}
+    return red

@@ -222,3 +222,53 @@ def test_libreoffice_totals_follow_edited_inputs(path: Path, recalculated):
     assert got["up.stats.hp.cost"] == next(l.cost for l in pricing.lines if l.pointer == "/stats/hp")
     assert table_values(wb, "weapons", "cost")[:len(new.get("weapons", []))] == \
         [next(l.cost for l in pricing.lines if l.pointer == f"/weapons/{i}") for i in range(len(new.get("weapons", [])))]
+
+
+# Findings a red cell stands for, and which cell turns red for each.
+RED_CODES = {"UP_STAT_STEP", "UP_STAT_MAX", "UP_ACCURACY_STEP", "UP_USAGE_AMOUNT", "SHEET_ENUM_UNKNOWN",
+             "UP_ABILITY_UNKNOWN", "UP_SIZE_UNKNOWN", "UP_TERRAIN_GRADE", "UP_MORALE_UNKNOWN"}
+
+
+def expected_red(path: Path, tmp_path: Path) -> set[str]:
+    """The cells the checker names for rule breaks that the sheet can show in red."""
+    from converter.checking import check_path
+
+    sheet = write_sheet(load(path), tmp_path / f"{path.stem}.xlsx", force=True)
+    report = check_path(sheet)
+    wb = openpyxl.load_workbook(sheet)
+
+    def named(name: str, index: int = 0) -> str:
+        s, ref = next(iter(wb.defined_names[name].destinations))
+        ref = ref.replace("$", "").split(":")[0]
+        col = "".join(ch for ch in ref if ch.isalpha())
+        return f"{s}!{col}{int(''.join(ch for ch in ref if ch.isdigit())) + index}"
+
+    out = set()
+    for f in report.findings:
+        if f.code in RED_CODES and f.level.value == "error":
+            out.add(f.cell)
+        elif f.code in ("UP_OVER_BUDGET", "UP_TOTAL_MISMATCH"):
+            out.add(named("up.totals.computed"))
+        elif f.code == "UP_WEAPON_OVER_CAP":
+            out.add(named("up.weapons.cost", int(f.pointer.split("/")[2])))
+    # The total is red too when a typed total differs from the formula's, even where the engine,
+    # having skipped a broken item, does not compare them.
+    if report.declared is not None and report.declared != price(load(path)).total:
+        out.add(named("up.totals.computed"))
+    return out
+
+
+@pytest.mark.parametrize("path", UP_SAMPLES + sorted((ROOT / "samples" / "broken" / "up").glob("*.json")),
+                         ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
+def test_red_cells_are_exactly_the_faulty_fields(path: Path, red_cells, tmp_path: Path):
+    """Each red-cell rule, evaluated by LibreOffice, marks exactly the cells the checker names
+    (none on a good sample)."""
+    assert red_cells[path.stem] == expected_red(path, tmp_path)
+
+
+def test_effect_without_a_column_is_kept(tmp_path: Path):
+    """An effect the sheet has no column for survives write and read (kept, not dropped)."""
+    doc = load(UP_SAMPLES[0])
+    doc["weapons"][0].setdefault("effects", []).append({"id": "homebrew_stun", "level": 2})
+    back, _, _ = read_sheet(write_sheet(doc, tmp_path / "u.xlsx"))
+    assert {"id": "homebrew_stun", "level": 2} in back["weapons"][0]["effects"]

@@ -18,3 +18,17 @@ def test_melee_not_post_move_is_a_change():
     assert _variant_changes(dict(BASE, post_move=False), BASE, tables()) == 1
     assert _variant_changes(dict(BASE, post_move=True), BASE, tables()) == 0
     assert _variant_changes(dict(BASE, guided=False), BASE, tables()) == 0
+
+
+def test_melee_map_weapon_is_not_post_move_by_default():
+    """A melee ＭＡＰ兵器 with Ｐ blank is not P (seed 000, Ｐ兵器): −30 % as a melee weapon made
+    non-P, +100 % 自機中心型, and no P-MAP +20 % or its info finding."""
+    from converter.rules.up import price_unit
+
+    doc = {"system": "up", "format": 1, "name": "u", "budget": 5000, "size": "M",
+           "stats": {"hp": 200, "en": 50, "armor": 20, "power": 15, "mobility": 15, "move": 6},
+           "movement": ["land", "space"],
+           "weapons": [dict(BASE, map={"type": "self_centered"})]}
+    pricing = price_unit(doc)
+    assert next(l.cost for l in pricing.lines if l.pointer == "/weapons/0") == 68  # 40 × 1.70
+    assert not [f for f in pricing.findings if f.code == "UP_SOURCE_WORK_ONLY"]

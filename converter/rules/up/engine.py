@@ -364,6 +364,14 @@ def _weapon_terrain_percent(w, movement, t: UpTables, where: str, out: Pricing, 
         wp.percent(label, pct)
 
 
+def default_post_move(w: Mapping[str, Any], t: UpTables) -> bool | None:
+    """Ｐ when the sheet does not say: 格闘 yes, 射撃 no; a ＭＡＰ兵器 no, whatever its kind
+    (seed 000, Ｐ兵器: MAP weapons are basically not usable after moving)."""
+    if w.get("map"):
+        return False
+    return t.weapon_kinds.get(_key(w.get("kind")), {}).get("post_move_default")
+
+
 def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
                  opts: Mapping[str, str], where: str, out: Pricing) -> WeaponPrice:
     """A weapon's full cost (before any 撃ち分け fraction)."""
@@ -373,7 +381,7 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
         out.find("UP_WEAPON_KIND", where + "/kind", value=kind, choices=list(t.weapon_kinds))
         wp.ok = False
         return wp
-    post_move = w.get("post_move", t.weapon_kinds[kind]["post_move_default"])
+    post_move = w.get("post_move", default_post_move(w, t))
     rng = _int(w.get("range"))
     mapw = w.get("map") or None
 
@@ -602,7 +610,7 @@ def _variant_view(w: Mapping[str, Any], t: UpTables) -> dict[str, Any]:
     """The places of a weapon that 撃ち分け compares, with defaults filled in and blanks dropped."""
     kind = _key(w.get("kind"))
     dmg = t.raw["damage"]
-    defaults = {"post_move": t.weapon_kinds.get(kind, {}).get("post_move_default"), "min_range": 1,
+    defaults = {"post_move": default_post_move(w, t), "min_range": 1,
                 "attribute": "solid", "accuracy": 0, "guided": False, "combo": "none",
                 "damage": {"dice": dmg["base_dice"], "fixed": dmg["base_fixed"]}}
     view: dict[str, Any] = {}

@@ -1,32 +1,33 @@
 """Excel workbooks: templates, filled sheets, and reading them back (front end; uses openpyxl
-and XlsxWriter, imported only when a workbook is written or read)."""
+and XlsxWriter, imported only when a workbook is written or read).
+
+One mechanism serves every system: ``writer.py`` and ``reader.py`` follow the system's layout
+(``layouts/<system>.toml``) and its :class:`~converter.sheets.spec.SheetSpec`.
+"""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Mapping
 
 from ..documents import write_atomic
-from ..errors import MechasheetError
 
 SHEET_SUFFIXES = (".xlsx", ".xlsm")
 
 
 def template_bytes(system: str, options: Mapping[str, str] | None = None) -> bytes:
     """The empty template of ``system`` as .xlsx bytes (byte-stable for the same version)."""
-    if system != "up":
-        raise MechasheetError(f"no template for system {system!r} yet (available: up)")
-    from .up_writer import build_workbook
+    from .spec import sheet_spec
+    from .writer import build_workbook
 
-    return build_workbook(None, options)
+    return build_workbook(sheet_spec(system), None, options)
 
 
 def sheet_bytes(doc: Mapping[str, Any], options: Mapping[str, str] | None = None) -> bytes:
     """The template filled with ``doc``, formulas carrying the engine's results."""
-    if doc.get("system") != "up":
-        raise MechasheetError(f"no sheet layout for system {doc.get('system')!r} yet (available: up)")
-    from .up_writer import build_workbook
+    from .spec import sheet_spec
+    from .writer import build_workbook
 
-    return build_workbook(doc, options)
+    return build_workbook(sheet_spec(str(doc.get("system"))), doc, options)
 
 
 def write_template(system: str, path: str | Path, force: bool = False,
@@ -41,7 +42,7 @@ def write_sheet(doc: Mapping[str, Any], path: str | Path, force: bool = False,
 
 def read_sheet(path: str | Path):
     """(document, reader findings, pointer → cell) of a mechasheet workbook."""
-    from .up_reader import read_sheet as _read
+    from .reader import read_sheet as _read
 
     return _read(path)
 

@@ -5,15 +5,15 @@ unit with the same figures the engine reads (one source: ``rules/up/tables.toml`
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..rules.up.engine import terrain_step_cost
+from ..rules.up.engine import terrain_step_cost, weapon_terrain_step_percent
 from ..rules.up.tables import STAT_IDS, tables
 
-TRUE, FALSE = "○", "×"
+from .rules_sheet import RulesSheetWriter
+from .spec import FALSE, TRUE
 
 
 @lru_cache(maxsize=1)
@@ -52,119 +52,46 @@ def label_of(list_id: str, value: Any) -> str:
     return dict(up_lists()[list_id])[value]
 
 
-@dataclass
-class RulesSheet:
-    """Where each rules range was written: name → A1 range on the rules sheet."""
-
-    names: dict[str, str]
-    option_cells: dict[str, str]
-
-
-def write_rules_sheet(wb, ws, sheet: str, options: dict[str, str], fmt: dict[str, Any]) -> RulesSheet:
-    """Write lists and price tables to ``ws`` (an XlsxWriter worksheet) and define their names."""
+def write_rules_sheet(wb, ws, sheet: str, options: dict[str, str], fmt: dict[str, Any]) -> None:
+    """Write the price tables and lists to ``ws`` (an XlsxWriter worksheet) and name them."""
     t = tables()
-    names: dict[str, str] = {}
-    q = f"'{sheet}'"
-
-    def block(name: str, row: int, col: int, header: list[str], rows: list[list[Any]]) -> int:
-        """Write a titled table; name the data area; return the next free row."""
-        ws.write(row, col, name, fmt["h"])
-        for j, h in enumerate(header):
-            ws.write(row + 1, col + j, h, fmt["h"])
-        for i, r in enumerate(rows):
-            for j, v in enumerate(r):
-                if v is None or v == "":
-                    continue
-                ws.write(row + 2 + i, col + j, v)
-        first, last = row + 2, row + 1 + len(rows)
-        from .layout import a1
-        names[f"rules.{name}"] = f"{q}!{a1(first, col, True)}:{a1(last, col + len(header) - 1, True)}"
-        for j in range(len(header)):
-            names[f"rules.{name}.{j + 1}"] = f"{q}!{a1(first, col + j, True)}:{a1(last, col + j, True)}"
-        return last + 2
-
+    rs = RulesSheetWriter(wb, ws, sheet, fmt)
     # Sizes: id, base UP, then for each stat base, step, max raise, price.
     header = ["サイズ", "基本ＵＰ"] + [f"{t.stat_labels[s]}{h}" for s in STAT_IDS
                                      for h in ("基本", "刻み", "上限", "価格")]
-    rows = [[s.id, s.base_up] + [v for sid in STAT_IDS for v in
-                                 (s.stats[sid].base, s.stats[sid].step, s.stats[sid].max_raise,
-                                  s.stats[sid].price)]
-            for s in t.sizes.values()]
-    r = block("sizes", 0, 0, header, rows)
-    r = block("accuracy", r, 0, ["命中修正", "ＵＰ"], [[k, v] for k, v in sorted(t.accuracy.items())])
-    r = block("usage", r, 0, ["ＥＮ", "弾数", "−UP", "−%"],
-              [[row.get("en"), row.get("ammo"), row.get("up"), row.get("percent")]
-               for row in t.raw["usage"]["rows"]])
-    r = block("melee_range", r, 0, ["格闘射程", "ＵＰ"],
-              [[i + 1, p] for i, p in enumerate(t.raw["melee"]["range_prices"])])
-    r = block("ranged_range", r, 0, ["射撃射程", "ＵＰ", "Ｐ"],
-              [[i + 1, p, pp] for i, (p, pp) in enumerate(zip(t.raw["ranged"]["range_prices"],
-                                                              t.raw["ranged"]["post_move_range_prices"]))])
-    r = block("morale", r, 0, ["気力", "%"], [[m["label"], m["percent"]] for m in t.morale.values()])
-    r = block("map_types", r, 0, ["ＭＡＰ兵器", "%", "着弾点"],
-              [[m["label"], m["percent"], 1 if m.get("radius") else 0] for m in t.map_types.values()])
-    r = block("combo", r, 0, ["合体攻撃", "%"], [[c["label"], c["percent"]] for c in t.combo.values()])
+    rs.block("sizes", header, [[s.id, s.base_up] + [v for sid in STAT_IDS for v in
+                                                   (s.stats[sid].base, s.stats[sid].step,
+                                                    s.stats[sid].max_raise, s.stats[sid].price)]
+                               for s in t.sizes.values()])
+    rs.block("accuracy", ["命中修正", "ＵＰ"], [[k, v] for k, v in sorted(t.accuracy.items())])
+    rs.block("usage", ["ＥＮ", "弾数", "−UP", "−%"],
+             [[row.get("en"), row.get("ammo"), row.get("up"), row.get("percent")]
+              for row in t.raw["usage"]["rows"]])
+    rs.block("melee_range", ["格闘射程", "ＵＰ"],
+             [[i + 1, p] for i, p in enumerate(t.raw["melee"]["range_prices"])])
+    rs.block("ranged_range", ["射撃射程", "ＵＰ", "Ｐ"],
+             [[i + 1, p, pp] for i, (p, pp) in enumerate(zip(t.raw["ranged"]["range_prices"],
+                                                             t.raw["ranged"]["post_move_range_prices"]))])
+    rs.block("morale", ["気力", "%"], [[m["label"], m["percent"]] for m in t.morale.values()])
+    rs.block("map_types", ["ＭＡＰ兵器", "%", "着弾点"],
+             [[m["label"], m["percent"], 1 if m.get("radius") else 0] for m in t.map_types.values()])
+    rs.block("combo", ["合体攻撃", "%"], [[c["label"], c["percent"]] for c in t.combo.values()])
     grades = t.weapon_terrain_grades
-    matrix = [[g] + [_weapon_terrain_pct(g, h) for h in grades] for g in grades]
-    r = block("weapon_terrain", r, 0, ["基本＼最終"] + grades, matrix)
-    names["rules.weapon_terrain.body"] = names["rules.weapon_terrain"].replace(
-        "$A$", "$B$", 1)
+    rs.block("weapon_terrain", ["基本＼最終"] + grades,
+             [[g] + [weapon_terrain_step_percent(g, h, t) for h in grades] for g in grades])
     ugrades = t.terrain_grades
-    r = block("unit_terrain", r, 0, ["基本＼最終"] + ugrades,
-              [[g] + [terrain_step_cost(g, h, t) for h in ugrades] for g in ugrades])
-    names["rules.unit_terrain.body"] = names["rules.unit_terrain"].replace("$A$", "$B$", 1)
-    r = block("pilot_stats", r, 0, ["能力値", "ＵＰ／+1"],
-              [[label, t.pilot_stats[k].get("price", t.raw["stat_bonus_attack_prices"]["one"])]
-               for k, label in up_lists()["pilot_stats"]])
-    r = block("shield_uses", r, 0, ["防御回数", "ＵＰ／装甲+1"],
-              [[int(k), v] for k, v in t.abilities["shield"]["uses_prices"].items()])
-    r = block("ability_en", r, 0, ["ＥＮ消費", "%"], [[k, v] for k, v in t.ability_en_costs.items()])
-    r = block("regen", r, 0, ["回復", "倍率"], [[g["label"], g["factor"]] for g in t.regen_grades.values()])
-
-    # Dropdown lists (labels as shown), right of the widest table (the sizes table).
-    col = len(header) + 1
-    for list_id, items in up_lists().items():
-        if list_id.startswith("options."):
-            continue
-        ws.write(0, col, list_id, fmt["h"])
-        for i, (value, label) in enumerate(items):
-            numeric = isinstance(value, int) and not isinstance(value, bool)
-            ws.write(1 + i, col, value if numeric else label)  # numbers stay numbers for lookups
-        from .layout import a1
-        names[f"list.{list_id}"] = f"{q}!{a1(1, col, True)}:{a1(len(items), col, True)}"
-        col += 1
-
-    # The group's rules readings (RULES-NOTES options), used by the formulas.
-    option_cells: dict[str, str] = {}
-    ws.write(0, col + 1, "ルール選択", fmt["h"])
-    for i, (name, spec) in enumerate(t.raw["options"].items()):
-        from .layout import a1
-        ws.write(1 + i, col + 1, spec["label"])
-        ws.write(1 + i, col + 2, options[name], fmt["input"])
-        ref = f"{q}!{a1(1 + i, col + 2, True)}"
-        option_cells[name] = ref
-        names[f"up.options.{name}"] = ref
-        ws.data_validation(1 + i, col + 2, 1 + i, col + 2,
-                           {"validate": "list", "source": list(spec["values"])})
-    ws.set_column(col + 1, col + 1, 34)
-    for name, ref in names.items():
-        wb.define_name(name, "=" + ref)
-    return RulesSheet(names, option_cells)
-
-
-def _weapon_terrain_pct(base: str, final: str) -> int:
-    """Percent for a weapon's terrain moving from ``base`` to ``final`` (seed 000)."""
-    t = tables()
-    raw = t.raw["weapon_terrain"]
-    order = t.weapon_terrain_grades
-    if base == final:
-        return 0
-    if final == raw["unusable"]:
-        return raw["unusable_percent"]
-    if base == raw["unusable"]:
-        return (order.index("C") - order.index(final) + 1) * raw["step_up_percent"]
-    diff = order.index(base) - order.index(final)
-    return diff * (raw["step_up_percent"] if diff > 0 else -raw["step_down_percent"])
+    rs.block("unit_terrain", ["基本＼最終"] + ugrades,
+             [[g] + [terrain_step_cost(g, h, t) for h in ugrades] for g in ugrades])
+    rs.block("pilot_stats", ["能力値", "ＵＰ／+1"],
+             [[label, t.pilot_stats[k].get("price", t.raw["stat_bonus_attack_prices"]["one"])]
+              for k, label in up_lists()["pilot_stats"]])
+    rs.block("shield_uses", ["防御回数", "ＵＰ／装甲+1"],
+             [[int(k), v] for k, v in t.abilities["shield"]["uses_prices"].items()])
+    rs.block("ability_en", ["ＥＮ消費", "%"], [[k, v] for k, v in t.ability_en_costs.items()])
+    rs.block("regen", ["回復", "倍率"], [[g["label"], g["factor"]] for g in t.regen_grades.values()])
+    col = rs.lists({k: v for k, v in up_lists().items() if not k.startswith("options.")})
+    rs.options("up", options, col)
+    rs.define()
 
 
 def fraction_parts(value: float | str) -> tuple[int, int]:

@@ -1,7 +1,7 @@
 """撃ち分け place counting: values the sheet can tell apart are changes for the engine too."""
 from __future__ import annotations
 
-from converter.rules.up.engine import _variant_changes
+from converter.rules.up.engine import variant_changes
 from converter.rules.up.tables import tables
 
 BASE = {"name": "a", "kind": "melee", "range": 1, "damage": {"dice": 1, "fixed": 10}}
@@ -9,15 +9,15 @@ BASE = {"name": "a", "kind": "melee", "range": 1, "damage": {"dice": 1, "fixed":
 
 def test_attribute_none_is_a_change_from_solid():
     """無属性 ("none") differs from 実体 (the default); only 合体攻撃 "none" means blank."""
-    assert _variant_changes(dict(BASE, attribute="none"), BASE, tables()) == 1
-    assert _variant_changes(dict(BASE, combo="none"), BASE, tables()) == 0
+    assert variant_changes(dict(BASE, attribute="none"), BASE, tables()) == 1
+    assert variant_changes(dict(BASE, combo="none"), BASE, tables()) == 0
 
 
 def test_melee_not_post_move_is_a_change():
     """A melee variant with P off differs from its base (P on by default); P on spelled out does not."""
-    assert _variant_changes(dict(BASE, post_move=False), BASE, tables()) == 1
-    assert _variant_changes(dict(BASE, post_move=True), BASE, tables()) == 0
-    assert _variant_changes(dict(BASE, guided=False), BASE, tables()) == 0
+    assert variant_changes(dict(BASE, post_move=False), BASE, tables()) == 1
+    assert variant_changes(dict(BASE, post_move=True), BASE, tables()) == 0
+    assert variant_changes(dict(BASE, guided=False), BASE, tables()) == 0
 
 
 def test_melee_map_weapon_is_not_post_move_by_default():

@@ -325,23 +325,29 @@ def weapon_terrain_bases(w: Mapping[str, Any], movement: list[str], t: UpTables)
             for low in TERRAINS]
 
 
-def _terrain_percents(base: Mapping[str, str], final: Mapping[str, str], t: UpTables
-                      ) -> list[tuple[str, int]]:
+def weapon_terrain_step_percent(base: str, final: str, t: UpTables) -> int:
+    """Percent for a weapon's 地形適応 moving from ``base`` to ``final`` (seed 000): each step up
+    +10 %, each step down −10 %, "−" −20 % whatever it replaces; from "−", C is one step up."""
     raw = t.raw["weapon_terrain"]
     order = t.weapon_terrain_grades
+    if final == base:
+        return 0
+    if final == raw["unusable"]:
+        return raw["unusable_percent"]
+    if base == raw["unusable"]:
+        return (order.index("C") - order.index(final) + 1) * raw["step_up_percent"]
+    diff = order.index(base) - order.index(final)
+    return diff * (raw["step_up_percent"] if diff > 0 else -raw["step_down_percent"])
+
+
+def _terrain_percents(base: Mapping[str, str], final: Mapping[str, str], t: UpTables
+                      ) -> list[tuple[str, int]]:
     out = []
     for key in TERRAINS:
         grade = final.get(key, base[key])
-        if grade == base[key]:
-            continue
-        label = f"地形{t.movement_types[key]}{base[key]}→{grade}"
-        if grade == raw["unusable"]:
-            out.append((label, raw["unusable_percent"]))
-        elif base[key] == raw["unusable"]:  # from − up to a grade: C is one step up from −
-            out.append((label, (order.index("C") - order.index(grade) + 1) * raw["step_up_percent"]))
-        else:
-            diff = order.index(base[key]) - order.index(grade)
-            out.append((label, diff * (raw["step_up_percent"] if diff > 0 else -raw["step_down_percent"])))
+        if grade != base[key]:
+            out.append((f"地形{t.movement_types[key]}{base[key]}→{grade}",
+                        weapon_terrain_step_percent(base[key], grade, t)))
     return out
 
 
@@ -594,7 +600,7 @@ def _price_effect(eff, kind: str, t: UpTables, where: str, seen: set[str], out: 
             out.find("UP_EFFECT_TARGET", where + "/target", effect=spec["label"])
 
 
-def _variant_changes(w: Mapping[str, Any], base: Mapping[str, Any], t: UpTables) -> int:
+def variant_changes(w: Mapping[str, Any], base: Mapping[str, Any], t: UpTables) -> int:
     """Changed places between a 撃ち分け variant and its base (seed 000, 撃ち分け).
 
     A field written at its default (P for 格闘, 命中 0, 実体, …) equals the field left out.
@@ -685,7 +691,7 @@ def _price_weapons(doc, t: UpTables, opts, out: Pricing) -> int:
             elif weapons[j].get("variant_of"):
                 out.find("UP_VARIANT_CHAIN", where + "/variant_of", name=base_name)
             else:
-                changes = _variant_changes(w, weapons[j], t)
+                changes = variant_changes(w, weapons[j], t)
                 row = next((r for r in fractions if changes <= r["max_changes"]), None)
                 if changes == 0:
                     out.find("UP_VARIANT_NO_CHANGE", where + "/variant_of", name=base_name)

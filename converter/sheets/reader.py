@@ -1,0 +1,117 @@
+"""Reading a mechasheet workbook back into a document, field by defined name.
+
+One reader for every system: it recognises the template by its ``mechasheet.template`` name,
+then reads the layout's fields and tables; the system's spec reads its own blocks. Cells are
+found by their names, so a user may move cells or insert rows. Values are converted leniently
+(numbers stored as text, full-width digits, ○/はい) and every problem becomes a finding with its
+cell (``シート名!C12``); content with no field is kept under ``extra``.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..findings import Finding
+from .layout import Table
+from .spec import put_path, sheet_spec, sheet_systems
+from .values import CellReader, NamedCells
+
+
+def read_sheet(path: str | Path) -> tuple[dict[str, Any], list[Finding], dict[str, str]]:
+    """(document, reader findings, pointer → cell) of a mechasheet workbook."""
+    p = Path(path)
+    named = NamedCells.open(p)
+    template = named.raw("mechasheet.template")
+    if not template:
+        raise InputError(f"{p}: not a mechasheet workbook (no mechasheet.template name); "
+                         "legacy sheets are imported with a legacy profile")
+    system, _, version = str(template).partition("/")
+    if system not in sheet_systems():
+        raise InputError(f"{p}: template {template!r} is not readable by this version")
+    spec = sheet_spec(system)
+    layout = spec.layout
+    if not version.isdigit() or int(version) > layout.template_version:
+        raise InputError(f"{p}: template {template!r} is newer than this version reads "
+                         f"({layout.template})")
+    rd = CellReader(named, spec.lists())
+    doc: dict[str, Any] = {"system": system, "format": 1}
+    for fld in layout.fields:
+        value = rd.value(f"{system}.{fld.pointer.strip('/').replace('/', '.')}", fld.kind, fld.pointer,
+                         list_id=fld.list)
+        if value is not None:
+            put_path(doc, fld.pointer, value)
+    spec.after_read(doc, rd)
+    for table in layout.tables:
+        rows = [r for r in (_read_row(rd, table, i) for i in range(rd.rows(table))) if r]
+        if rows:
+            put_path(doc, table.pointer, rows)
+    declared_name = layout.raw.get("declared_total")
+    if declared_name:
+        rd.cells["/declared_total"] = rd.cell_of(declared_name)
+        declared = rd.to_int(rd.raw(declared_name), "/declared_total", rd.cells["/declared_total"])
+        if declared is not None:
+            doc["declared_total"] = declared
+    extra_text = rd.raw(f"{system}.extra")
+    if extra_text:
+        try:
+            extra = json.loads(extra_text)
+        except (TypeError, ValueError):
+            extra = {"_unparsed": str(extra_text)}
+        if not isinstance(extra, dict):
+            extra = {"_unparsed": extra}
+        unmapped = extra.pop("_unmapped", {})
+        spec.restore(doc, extra)
+        if extra:
+            doc.setdefault("extra", {}).update(extra)
+        for key, value in unmapped.items():
+            doc.setdefault(key, value)
+    return doc, rd.findings, rd.cells
+
+
+def _read_row(rd: CellReader, table: Table, i: int) -> dict[str, Any] | None:
+    """One table row as an object, or None when every input cell is blank."""
+    row: dict[str, Any] = {}
+    effects: dict[str, dict[str, Any]] = {}
+    bonuses: dict[int, dict[str, Any]] = {}
+    base = f"{table.pointer}/{i}"
+    for col in table.columns:
+        if col.computed:
+            continue
+        name = table.column_name(col.key)
+        ptr = f"{base}/{col.key.replace('.', '/')}"
+        if col.kind.startswith("effect_"):
+            _, eid, *rest = col.key.split(".")
+            kind = {"effect_flag": "bool", "effect_bool": "bool", "effect_level": "int",
+                    "effect_text": "text"}[col.kind]
+            v = rd.value(name, kind, f"{base}/effects", index=i)
+            if v is None or v is False and col.kind == "effect_flag":
+                continue
+            eff = effects.setdefault(eid, {"id": eid})
+            if rest:
+                eff[rest[0]] = v
+            continue
+        if col.key.startswith("bonuses."):
+            _, n, field = col.key.split(".")
+            kind = "stat_list" if field == "stats" else "int"
+            v = rd.value(name, kind, ptr, index=i, list_id="pilot_stats")
+            if v is not None:
+                bonuses.setdefault(int(n), {})[field] = v
+            continue
+        v = rd.value(name, col.kind, ptr, index=i, list_id=col.list)
+        if v is None:
+            continue
+        obj = row
+        parts = col.key.split(".")
+        for p in parts[:-1]:
+            obj = obj.setdefault(p, {})
+        obj[parts[-1]] = v
+    if effects:
+        row["effects"] = list(effects.values())
+    if bonuses:
+        row["bonuses"] = [bonuses[k] for k in sorted(bonuses)]
+    if not row:
+        return None
+    rd.cells[base] = rd.cell_of(table.column_name(table.columns[0].key), i)
+    return row

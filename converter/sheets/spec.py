@@ -1,0 +1,116 @@
+"""What a system supplies to the one workbook mechanism: lists, rules sheet, formulas, values.
+
+The writer (``writer.py``) and reader (``reader.py``) are shared by every system; a system's
+:class:`SheetSpec` subclass answers only what is its own. Hooks default to doing nothing.
+"""
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Mapping, Protocol
+
+from ..errors import MechasheetError
+from .layout import Layout, Table, load_layout
+
+if TYPE_CHECKING:
+    from ..rules.pricing import Pricing
+    from .values import CellReader
+    from .writer import SheetWriter
+
+TRUE, FALSE = "○", "×"
+
+
+def get_path(obj: Any, path: str) -> Any:
+    """obj['a']['b'] for 'a.b' or '/a/b'; list indices as digits; None where absent."""
+    for part in (p for p in path.replace("/", ".").split(".") if p):
+        if isinstance(obj, Mapping):
+            obj = obj.get(part)
+        elif isinstance(obj, list) and part.isdigit():
+            obj = obj[int(part)] if int(part) < len(obj) else None
+        else:
+            return None
+    return obj
+
+
+def put_path(doc: dict[str, Any], pointer: str, value: Any) -> None:
+    """doc[a][b] = value for '/a/b', creating objects on the way."""
+    parts = [p for p in pointer.split("/") if p]
+    obj = doc
+    for p in parts[:-1]:
+        obj = obj.setdefault(p, {})
+    obj[parts[-1]] = value
+
+
+class Cached(Protocol):
+    """The engine's value of each computed cell (what a spreadsheet shows after recalculating)."""
+
+    def scalar(self, name: str) -> Any: ...
+
+    def row(self, table: Table, index: int, key: str) -> Any: ...
+
+
+class SheetSpec:
+    """Base of a system's workbook specifics."""
+
+    system: str = ""
+    #: top-level document keys the layout maps; others are kept in the hidden data sheet
+    top_keys: frozenset[str] = frozenset()
+
+    @property
+    def layout(self) -> Layout:
+        return load_layout(self.system)
+
+    def lists(self) -> dict[str, list[tuple[Any, str]]]:
+        """list id → [(document value, label shown)] for every dropdown."""
+        raise NotImplementedError
+
+    def write_rules(self, wb, ws, options: Mapping[str, str], fmt: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def formula(self, name: str, table: Table | None = None, index: int | None = None) -> str:
+        raise NotImplementedError
+
+    def cached(self, doc: Mapping[str, Any] | None, options: Mapping[str, str]) -> Cached:
+        raise NotImplementedError
+
+    # Hooks.
+    def write_blocks(self, writer: "SheetWriter", ws, doc, cached: Cached) -> None:
+        """Input areas a plain field or table cannot describe."""
+
+    def decorate_table(self, writer: "SheetWriter", ws, table: Table) -> None:
+        """Extra red-cell rules for a table."""
+
+    def finish(self, writer: "SheetWriter", ws) -> None:
+        """Last touches on the input sheet (red-cell rules on totals)."""
+
+    def check_capacity(self, doc: Mapping[str, Any]) -> None:
+        """Raise OutputError where a document holds more than the sheet can."""
+
+    def unmapped(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """The document's extra plus the top-level keys the sheet has no place for."""
+        out = dict(doc.get("extra") or {})
+        for key, value in doc.items():
+            if key not in self.top_keys:
+                out.setdefault("_unmapped", {})[key] = value
+        return out
+
+    def after_read(self, doc: dict[str, Any], rd: "CellReader") -> None:
+        """Read the areas ``write_blocks`` wrote."""
+
+    def restore(self, doc: dict[str, Any], extra: dict[str, Any]) -> None:
+        """Put back what ``unmapped`` kept (beyond ``_unmapped`` top-level keys)."""
+
+
+_SPECS = {"up": "converter.sheets.up_sheet"}
+
+
+def sheet_systems() -> list[str]:
+    return list(_SPECS)
+
+
+@lru_cache(maxsize=None)
+def sheet_spec(system: str) -> SheetSpec:
+    """The workbook specifics of ``system``; MechasheetError if it has no sheet yet."""
+    if system not in _SPECS:
+        raise MechasheetError(f"no sheet layout for system {system!r} (available: {', '.join(_SPECS)})")
+    return importlib.import_module(_SPECS[system]).SPEC

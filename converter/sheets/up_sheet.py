@@ -1,0 +1,253 @@
+"""The `up` workbook: its lists, rules sheet, formulas and the engine's values for each cell."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..errors import OutputError
+from ..rules.pricing import Pricing
+from ..rules.up.engine import default_terrain, price_unit, price_weapon, variant_changes
+from ..rules.up.tables import STAT_IDS, TERRAINS, tables
+from .layout import Table, a1, col_index, parse_a1
+from .spec import SheetSpec, get_path
+from .up_formulas import UpFormulas
+from .up_rules_sheet import label_of, up_lists, write_rules_sheet
+
+_ROW_FORMULAS = ("boost_cost", "weapon_full_cost", "weapon_cost", "variant_changes",
+                 "effective_damage", "effective_accuracy", "ability_cost")
+_SCALAR_FORMULAS = {"total": "total", "remainder": "remainder", "base_up": "base_up_cell",
+                    "weapon_cap": "weapon_cap", "transformation": "transformation"}
+
+
+class UpSheetSpec(SheetSpec):
+    system = "up"
+    top_keys = frozenset({"system", "format", "name", "pilot", "budget", "size", "stats", "movement",
+                          "terrain", "morale_boosts", "weapons", "abilities", "transformation",
+                          "carrier", "declared_total", "notes", "extra"})
+
+    def lists(self) -> dict[str, list[tuple[Any, str]]]:
+        return up_lists()
+
+    def write_rules(self, wb, ws, options, fmt) -> None:
+        write_rules_sheet(wb, ws, self.layout.rules_sheet, dict(options), fmt)
+
+    def formula(self, name: str, table: Table | None = None, index: int | None = None) -> str:
+        f = UpFormulas(self.layout)
+        if name in _ROW_FORMULAS:
+            return getattr(f, name)(table, index)
+        return getattr(f, _SCALAR_FORMULAS[name])()
+
+    def cached(self, doc, options) -> "_Cached":
+        return _Cached(doc, price_unit(doc, options) if doc else Pricing(), options)
+
+    def write_blocks(self, writer, ws, doc, cached) -> None:
+        """機体性能 (final values typed, the rest computed) and 移動タイプ・地形適応."""
+        f = UpFormulas(self.layout)
+        t = tables()
+        # 機体性能
+        sb = self.layout.raw["stat_block"]
+        hr = sb["header_row"] - 1
+        for key, head in (("label_col", "機体性能"), ("value_col", "最終値"), ("base_col", "基本値"),
+                          ("raise_col", "上昇"), ("step_col", "刻み"), ("max_col", "上限"), ("cost_col", "ＵＰ")):
+            ws.write(hr, col_index(sb[key]), head, writer.fmt["h"])
+        t = tables()
+        for sid in STAT_IDS:
+            row = f.stat_row(sid) - 1
+            ws.write(row, col_index(sb["label_col"]), t.stat_labels[sid], writer.fmt["label"])
+            value = get_path(doc, f"stats.{sid}") if doc else None
+            writer.input(ws, row, col_index(sb["value_col"]), value, "int", f"up.stats.{sid}",
+                         pointer=f"/stats/{sid}")
+            for key, formula, name in (("base_col", f.stat_base(sid), "base"), ("raise_col", f.stat_raise(sid), "raise"),
+                                       ("step_col", f.stat_step(sid), "step"), ("max_col", f.stat_max(sid), "max"),
+                                       ("cost_col", f.stat_cost(sid), "cost")):
+                writer.computed(ws, row, col_index(sb[key]), formula, cached.stat(sid, name),
+                                f"up.stats.{sid}.{name}")
+            # Red when the raise breaks the step or the maximum (the engine's UP_STAT_STEP / UP_STAT_MAX).
+            v, rs, st, mx = (f"{sb[k]}{row + 1}" for k in ("value_col", "raise_col", "step_col", "max_col"))
+            ws.conditional_format(row, col_index(sb["value_col"]), row, col_index(sb["value_col"]), {
+                "type": "formula", "format": writer.fmt["bad"],
+                "criteria": f'=AND(${v}<>"",${rs}<>"",OR(MOD(${rs},${st})<>0,AND(${mx}<>"",${v}>${mx})))'})
+
+        # 移動タイプ・地形適応
+        tb = self.layout.raw["terrain_block"]
+        hr = tb["header_row"] - 1
+        for key, head in (("label_col", "地形"), ("movement_col", "移動タイプ"), ("grade_col", "地形適応"),
+                          ("default_col", "基本適応"), ("cost_col", "地形適応ＵＰ")):
+            ws.write(hr, col_index(tb[key]), head, writer.fmt["h"])
+        movement = (doc.get("movement") or []) if doc else []
+        terrain = (doc.get("terrain") or {}) if doc else {}
+        base = default_terrain(movement if isinstance(movement, list) else [], t)
+        for key in TERRAINS:
+            row = f.terrain_row(key) - 1
+            ws.write(row, col_index(tb["label_col"]), t.movement_types[key], writer.fmt["label"])
+            writer.input(ws, row, col_index(tb["movement_col"]), key in movement if doc else None, "bool",
+                         f"up.movement.{key}", pointer="/movement", keep_false=False)
+            writer.input(ws, row, col_index(tb["grade_col"]), terrain.get(key), "enum",
+                         f"up.terrain.{key}", list_id="grades", pointer=f"/terrain/{key}")
+            writer.computed(ws, row, col_index(tb["default_col"]), f.terrain_default(key), base[key],
+                            f"up.terrain.{key}.default")
+            writer.computed(ws, row, col_index(tb["cost_col"]), f.terrain_cost(key),
+                            cached.line(f"/terrain/{key}"), f"up.terrain.{key}.cost")
+        r, c = parse_a1(tb["movement_cost_cell"])
+        ws.write(r, c - 1, "移動タイプＵＰ", writer.fmt["label"])
+        writer.computed(ws, r, c, f.movement_cost(), cached.line("/movement"), "up.movement.cost")
+
+
+    def decorate_table(self, writer, ws, table: Table) -> None:
+        if table.id != "weapons":
+            return
+        hr = table.header_row - 1
+        # Red: a 使用回数 amount the table does not have (UP_USAGE_AMOUNT).
+        ut, ua = a1(hr + 1, table.col("usage.type")), a1(hr + 1, table.col("usage.amount"))
+        en = label_of("usage_types", "en")
+        ws.conditional_format(hr + 1, table.col("usage.amount"), hr + table.rows, table.col("usage.amount"), {
+            "type": "formula", "format": writer.fmt["bad"],
+            "criteria": f'=AND({ua}<>"",IF({ut}="{en}",ISNA(MATCH({ua},rules.usage.1,0)),'
+                        f'ISNA(MATCH({ua},rules.usage.2,0))))'})
+        # Red: a weapon over 1/5 of the budget (UP_WEAPON_OVER_CAP).
+        cost = table.col("cost")
+        budget = self._abs("/budget")
+        cc = a1(hr + 1, cost)
+        div = tables().raw["weapon_cap"]["budget_divisor"]
+        ws.conditional_format(hr + 1, cost, hr + table.rows, cost, {
+            "type": "formula", "format": writer.fmt["bad"],
+            "criteria": f"=AND({cc}<>\"\",{budget}<>\"\",{cc}*{div}>{budget})"})
+
+    def _abs(self, pointer: str) -> str:
+        cell = next(x.cell for x in self.layout.fields if x.pointer == pointer)
+        r, c = parse_a1(cell)
+        return f"'{self.layout.input_sheet}'!{a1(r, c, True)}"
+
+    def finish(self, writer, ws) -> None:
+        # Red total: over budget, or a typed total that differs from the formula's
+        # (UP_OVER_BUDGET, UP_TOTAL_MISMATCH).
+        total_cell = next(x["cell"] for x in self.layout.computed if x["name"] == "up.totals.computed")
+        formula_cell = next(x["cell"] for x in self.layout.computed if x["name"] == "up.totals.formula")
+        budget = self._abs("/budget").split("!")[1]
+        r, c = parse_a1(total_cell)
+        ws.conditional_format(r, c, r, c, {"type": "formula", "format": writer.fmt["bad"], "criteria":
+                              f'=OR({total_cell}<>{formula_cell},AND({budget}<>"",'
+                              f'MAX({total_cell},{formula_cell})>{budget}))'})
+
+    def check_capacity(self, doc) -> None:
+        for i, ab in enumerate(doc.get("abilities") or []):
+            if isinstance(ab, Mapping) and len(ab.get("bonuses") or []) > 2:
+                raise OutputError(f"特殊能力 {i + 1}: the sheet holds 2 stat bonus lines, the document has "
+                                  f"{len(ab['bonuses'])} (/abilities/{i}/bonuses)")
+
+    def unmapped(self, doc) -> dict[str, Any]:
+        out = super().unmapped(doc)
+        # Effects the sheet has no column for are kept here, by weapon row, and restored on reading.
+        columns = {c.key.split(".")[1] for c in self.layout.table("weapons").columns
+                   if c.key.startswith("effects.")}
+        for i, w in enumerate(doc.get("weapons") or []):
+            if not isinstance(w, Mapping):
+                continue
+            extra = [e for e in (w.get("effects") or [])
+                     if (e.get("id") if isinstance(e, Mapping) else e) not in columns]
+            if extra:
+                out.setdefault("_unmapped_effects", {})[str(i)] = extra
+        return out
+
+    def after_read(self, doc, rd) -> None:
+        stats = {}
+        for sid in self.layout.raw["stat_block"]["stats"]:
+            v = rd.value(f"up.stats.{sid}", "int", f"/stats/{sid}")
+            if v is not None:
+                stats[sid] = v
+        if stats:
+            doc["stats"] = stats
+        movement, terrain = [], {}
+        for key in self.layout.raw["terrain_block"]["terrains"]:
+            if rd.value(f"up.movement.{key}", "bool", "/movement"):
+                movement.append(key)
+            g = rd.value(f"up.terrain.{key}", "enum", f"/terrain/{key}", list_id="grades")
+            if g is not None:
+                terrain[key] = g
+        doc["movement"] = movement
+        if terrain:
+            doc["terrain"] = terrain
+        if "transformation" in doc:
+            doc["transformation"].setdefault("forms", [])
+
+    def restore(self, doc, extra) -> None:
+        effects = extra.pop("_unmapped_effects", {})
+        weapons = doc.get("weapons") or []
+        for index, kept in effects.items():
+            if index.isdigit() and int(index) < len(weapons):
+                weapons[int(index)].setdefault("effects", []).extend(kept)
+            else:
+                doc.setdefault("extra", {}).setdefault("_unmapped_effects", {})[index] = kept
+
+
+class _Cached:
+    """The engine's values for every computed cell (what Excel would show after recalculating)."""
+
+    def __init__(self, doc, pricing: Pricing, opts) -> None:
+        self.doc = doc
+        self.p = pricing
+        self.opts = opts
+        self.lines = {line.pointer: line.cost for line in pricing.lines}
+        t = tables()
+        self.size = t.sizes.get(doc.get("size")) if doc else None
+
+    def line(self, pointer: str) -> int:
+        return self.lines.get(pointer, 0)
+
+    def stat(self, sid: str, what: str) -> Any:
+        if self.size is None:
+            return 0 if what == "cost" else ""
+        rule = self.size.stats[sid]
+        value = get_path(self.doc, f"stats.{sid}")
+        if what == "base":
+            return rule.base
+        if what == "step":
+            return rule.step
+        if what == "max":
+            return "" if rule.max_raise is None else rule.base + rule.max_raise
+        if what == "raise":
+            return "" if not isinstance(value, int) else value - rule.base
+        return self.line(f"/stats/{sid}")
+
+    def scalar(self, name: str) -> Any:
+        budget = self.doc.get("budget") if self.doc else None
+        if name == "total":
+            return self.p.total
+        if name == "remainder":
+            return "" if not isinstance(budget, int) else budget - self.p.total
+        if name == "base_up":
+            return self.size.base_up if self.size else ""
+        if name == "weapon_cap":
+            if not isinstance(budget, int):
+                return ""
+            cap = budget / tables().raw["weapon_cap"]["budget_divisor"]
+            return int(cap) if cap.is_integer() else cap
+        if name == "transformation":
+            return self.line("/transformation")
+        raise KeyError(name)
+
+    def row(self, table: Table, i: int, key: str) -> Any:
+        where = f"{table.pointer}/{i}"
+        if key in ("cost",):
+            return self.lines.get(where, "")
+        if key == "effective_damage":
+            return self.p.derived.get(where + "/effective_damage", "")
+        if key == "effective_accuracy":
+            return self.p.derived.get(where + "/effective_accuracy", "")
+        if key == "variant_changes":
+            weapons = self.doc["weapons"]
+            base = weapons[i].get("variant_of")
+            names = [w.get("name") for w in weapons]
+            if not base or base not in names or names.index(base) == i:
+                return ""
+            return variant_changes(weapons[i], weapons[names.index(base)], tables())
+        if key == "full_cost":
+            w = self.doc["weapons"][i]
+            probe = Pricing()
+            wp = price_weapon(w, self.doc, tables(), self.opts, where, probe)
+            return wp.cost(tables().raw["effects_rules"]["percent_floor"])[0] if wp.ok else ""
+        raise KeyError(key)
+
+
+
+
+SPEC = UpSheetSpec()

@@ -1,0 +1,313 @@
+"""Writing a workbook from a layout: the empty template, or the template filled with a document.
+
+One mechanism for every system: the layout (``layouts/<system>.toml``) places fields, computed
+cells and tables; the system's :class:`~converter.sheets.spec.SheetSpec` supplies its lists,
+rules sheet, formulas and the engine's values. XlsxWriter stores each formula with its cached
+result, so any reader sees the right totals without recalculating. Text beginning with
+= + - @ is written as text, never as a formula.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+from typing import TYPE_CHECKING, Any, Mapping
+
+from ..errors import OutputError
+from ..rules.options import resolve_options
+from .layout import Layout, Table, a1, col_index, defined_name, parse_a1
+from .spec import TRUE, FALSE, get_path
+
+if TYPE_CHECKING:
+    from .spec import Cached, SheetSpec
+
+FIXED_DATE = dt.datetime(2026, 1, 1)  # keeps template bytes stable
+
+
+def build_workbook(spec: "SheetSpec", doc: Mapping[str, Any] | None,
+                   options: Mapping[str, str] | None = None) -> bytes:
+    """The workbook as bytes: the template when ``doc`` is None, else the filled sheet."""
+    import xlsxwriter
+
+    layout = spec.layout
+    opts = resolve_options(spec.system, options)
+    _check_capacity(spec, doc)
+    buf = io.BytesIO()
+    wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False,
+                                   "strings_to_numbers": False, "strings_to_urls": False})
+    wb.set_properties({"title": layout.title, "author": "mechasheet", "created": FIXED_DATE,
+                       "comments": f"mechasheet template {layout.template}"})
+    wb.set_custom_property("mechasheet.template", layout.template)
+    fmt = {
+        "h": wb.add_format({"bold": True, "bg_color": "#DDE3EA", "border": 1}),
+        "title": wb.add_format({"bold": True, "font_size": 14}),
+        "label": wb.add_format({"bold": True}),
+        "input": wb.add_format({"locked": False, "bg_color": "#FFF9DB", "border": 1}),
+        "calc": wb.add_format({"locked": True, "bg_color": "#EEEEEE", "border": 1}),
+        "bad": wb.add_format({"bg_color": "#FFC7CE", "font_color": "#9C0006"}),
+    }
+    ws_in = wb.add_worksheet(layout.input_sheet)
+    sheets = {layout.input_sheet: ws_in}
+    for tb in layout.tables:
+        if tb.sheet not in sheets:
+            sheets[tb.sheet] = wb.add_worksheet(tb.sheet)
+    ws_rules = wb.add_worksheet(layout.rules_sheet)
+    ws_data = wb.add_worksheet(layout.data_sheet)
+    ws_data.hide()
+    spec.write_rules(wb, ws_rules, opts, fmt)
+
+    cached = spec.cached(doc, opts)
+    writer = SheetWriter(wb, spec, fmt)
+
+    ws_in.write(0, 1, layout.title, fmt["title"])
+    ws_in.set_column(1, 1, 20)
+    ws_in.set_column(2, 8, 11)
+    for fld in layout.fields:
+        writer.field(ws_in, fld, get_path(doc, fld.pointer) if doc else None)
+    spec.write_blocks(writer, ws_in, doc, cached)
+
+    for table in layout.tables:
+        ws = sheets[table.sheet]
+        if table.sheet != layout.input_sheet:
+            ws.write(0, 0, f"{layout.title}: {table.label}", fmt["title"])
+        ws.write(table.header_row - 2, col_index(table.first_col), table.label, fmt["label"])
+        writer.table(ws, table, rows_of(doc, table), cached)
+
+    declared = layout.raw.get("declared_total")
+    for comp in layout.computed:
+        r, c = parse_a1(comp["cell"])
+        ws_in.write(r, c - 1, comp["label"], fmt["label"])
+        value = cached.scalar(comp["formula"])
+        if comp["name"] == declared and doc and doc.get("declared_total") not in (None, value):
+            # A document whose written total differs keeps it, as a hand-typed total would be.
+            writer.input(ws_in, r, c, doc["declared_total"], "int", comp["name"], pointer="/declared_total")
+        else:
+            writer.computed(ws_in, r, c, spec.formula(comp["formula"]), value, comp["name"])
+    spec.finish(writer, ws_in)
+
+    # Identity and content the layout has no place for.
+    ws_data.write_string(0, 0, "template")
+    ws_data.write_string(0, 1, layout.template)
+    wb.define_name("mechasheet.template", f"='{layout.data_sheet}'!$B$1")
+    ws_data.write_string(1, 0, "extra")
+    extra = spec.unmapped(doc) if doc else {}
+    ws_data.write_string(1, 1, json.dumps(extra, ensure_ascii=False, sort_keys=True) if extra else "")
+    wb.define_name(f"{spec.system}.extra", f"='{layout.data_sheet}'!$B$2")
+
+    for ws in sheets.values():
+        ws.protect("", {"format_columns": True, "format_rows": True, "insert_rows": True,
+                        "delete_rows": True, "sort": True, "autofilter": True})
+    wb.close()
+    return buf.getvalue()
+
+
+def _check_capacity(spec: "SheetSpec", doc) -> None:
+    """A document with more rows than the sheet holds is an error, never a silent cut."""
+    if not doc:
+        return
+    for table in spec.layout.tables:
+        rows = rows_of(doc, table)
+        if len(rows) > table.rows:
+            raise OutputError(f"{table.label}: the document has {len(rows)} rows, the sheet holds "
+                              f"{table.rows} ({table.pointer})")
+    spec.check_capacity(doc)
+
+
+def rows_of(doc, table: Table) -> list[Any]:
+    if not doc:
+        return []
+    value = get_path(doc, table.pointer)
+    return value if isinstance(value, list) else []
+
+
+class SheetWriter:
+    """Writes inputs (unlocked, validated) and computed cells (locked, with cached results)."""
+
+    def __init__(self, wb, spec: "SheetSpec", fmt) -> None:
+        self.wb = wb
+        self.spec = spec
+        self.layout = spec.layout
+        self.fmt = fmt
+        self.lists = spec.lists()
+
+    def field(self, ws, fld, value) -> None:
+        r, c = parse_a1(fld.cell)
+        ws.write(r, c - 1, fld.label, self.fmt["label"])
+        self.input(ws, r, c, value, fld.kind, defined_name(fld.pointer, self.layout.system),
+                   list_id=fld.list, lo=fld.min, hi=fld.max, pointer=fld.pointer)
+
+    def input(self, ws, r: int, c: int, value: Any, kind: str, name: str | None = None, *,
+              list_id: str | None = None, lo: int | None = None, hi: int | None = None,
+              pointer: str = "", keep_false: bool = True, in_table: bool = False) -> None:
+        fmt = self.fmt["input"]
+        if kind == "bool":
+            if value is True:
+                ws.write_string(r, c, TRUE, fmt)
+            elif value is False and keep_false:
+                ws.write_string(r, c, FALSE, fmt)
+            else:
+                ws.write_blank(r, c, None, fmt)
+            ws.data_validation(r, c, r, c, {"validate": "list", "source": [TRUE, FALSE]})
+        elif kind in ("enum", "enum_int"):
+            labels = dict(self.lists[list_id]) if list_id else {}
+            if value is None:
+                ws.write_blank(r, c, None, fmt)
+            elif value in labels:
+                shown = labels[value]
+                if kind == "enum_int":
+                    ws.write_number(r, c, int(shown), fmt)
+                else:
+                    ws.write_string(r, c, shown, fmt)
+            else:  # not in the list: kept as typed, so the check can name it
+                self._raw(ws, r, c, value, fmt)
+            ws.data_validation(r, c, r, c, {"validate": "list", "source": f"=list.{list_id}",
+                                            "error_title": "選択肢にありません",
+                                            "error_message": "一覧から選んでください。"})
+            if not in_table:
+                self.not_in_list(ws, r, c, r, list_id)
+        elif kind == "int":
+            self._raw(ws, r, c, value, fmt)
+            rule = {"validate": "integer", "criteria": "between",
+                    "minimum": -10 ** 6 if lo is None else lo, "maximum": 10 ** 7 if hi is None else hi,
+                    "error_title": "整数を入力してください",
+                    "error_message": f"{'' if lo is None else lo}〜{'' if hi is None else hi} の整数を入力します。"}
+            ws.data_validation(r, c, r, c, rule)
+        else:
+            self._raw(ws, r, c, value, fmt)
+        if name:
+            self.wb.define_name(name, f"='{ws.name}'!{a1(r, c, True)}")
+
+    def not_in_list(self, ws, first_row: int, col: int, last_row: int, list_id: str) -> None:
+        """Red where a cell holds a value its dropdown does not offer (pasted or legacy)."""
+        ref = a1(first_row, col)
+        ws.conditional_format(first_row, col, last_row, col, {
+            "type": "formula", "format": self.fmt["bad"],
+            "criteria": f'=AND({ref}<>"",ISNA(MATCH({ref},list.{list_id},0)))'})
+
+    def _raw(self, ws, r: int, c: int, value: Any, fmt) -> None:
+        if value is None:
+            ws.write_blank(r, c, None, fmt)
+        elif isinstance(value, bool):
+            ws.write_string(r, c, TRUE if value else FALSE, fmt)
+        elif isinstance(value, (int, float)):
+            ws.write_number(r, c, value, fmt)
+        elif isinstance(value, str):
+            ws.write_string(r, c, value, fmt)  # never a formula, whatever it starts with
+        else:
+            ws.write_string(r, c, json.dumps(value, ensure_ascii=False), fmt)
+
+    def computed(self, ws, r: int, c: int, formula: str, value: Any, name: str | None = None) -> None:
+        ws.write_formula(r, c, formula, self.fmt["calc"], "" if value is None else value)
+        if name:
+            self.wb.define_name(name, f"='{ws.name}'!{a1(r, c, True)}")
+
+    def table(self, ws, table: Table, rows: list[Any], cached: "Cached") -> None:
+        first_col = col_index(table.first_col)
+        hr = table.header_row - 1
+        last_col = first_col + len(table.columns) - 1
+        ws.add_table(hr, first_col, hr + table.rows, last_col, {
+            "name": f"{self.layout.system}_{table.id}", "style": "Table Style Light 9",
+            "autofilter": False,
+            "columns": [{"header": col.header} for col in table.columns]})
+        for j, col in enumerate(table.columns):
+            ws.set_column(first_col + j, first_col + j, col.width or max(6, len(col.header) * 2 + 1))
+        for i in range(table.rows):
+            row_doc = rows[i] if i < len(rows) else None
+            r = hr + 1 + i
+            for j, col in enumerate(table.columns):
+                c = first_col + j
+                if col.computed:
+                    value = cached.row(table, i, col.key) if row_doc is not None else ""
+                    ws.write_formula(r, c, self.spec.formula(col.computed, table, i), self.fmt["calc"], value)
+                    continue
+                value = _cell_value(row_doc, col, self.lists) if row_doc is not None else None
+                kind = "int" if col.kind == "effect_level" else col.kind
+                kind = "bool" if kind in ("effect_flag", "effect_bool") else kind
+                kind = "text" if kind in ("effect_text", "stat_list") else kind
+                self.input(ws, r, c, value, kind, list_id=col.list, lo=col.min, hi=col.max,
+                           in_table=True)
+        for j, col in enumerate(table.columns):
+            self.wb.define_name(table.column_name(col.key),
+                                f"={table.column_range(col.key)}")
+            if col.kind in ("enum", "enum_int") and not col.computed:
+                self.not_in_list(ws, hr + 1, first_col + j, hr + table.rows, col.list)
+        self.spec.decorate_table(self, ws, table)
+
+    def not_in_list(self, ws, first_row: int, col: int, last_row: int, list_id: str) -> None:
+        """Red where a cell holds a value its dropdown does not offer (pasted or legacy)."""
+        ref = a1(first_row, col)
+        ws.conditional_format(first_row, col, last_row, col, {
+            "type": "formula", "format": self.fmt["bad"],
+            "criteria": f'=AND({ref}<>"",ISNA(MATCH({ref},list.{list_id},0)))'})
+
+    def _raw(self, ws, r: int, c: int, value: Any, fmt) -> None:
+        if value is None:
+            ws.write_blank(r, c, None, fmt)
+        elif isinstance(value, bool):
+            ws.write_string(r, c, TRUE if value else FALSE, fmt)
+        elif isinstance(value, (int, float)):
+            ws.write_number(r, c, value, fmt)
+        elif isinstance(value, str):
+            ws.write_string(r, c, value, fmt)  # never a formula, whatever it starts with
+        else:
+            ws.write_string(r, c, json.dumps(value, ensure_ascii=False), fmt)
+
+    def computed(self, ws, r: int, c: int, formula: str, value: Any, name: str | None = None) -> None:
+        ws.write_formula(r, c, formula, self.fmt["calc"], "" if value is None else value)
+        if name:
+            self.wb.define_name(name, f"='{ws.name}'!{a1(r, c, True)}")
+
+    def table(self, ws, table: Table, rows: list[Any], cached: "Cached") -> None:
+        first_col = col_index(table.first_col)
+        hr = table.header_row - 1
+        last_col = first_col + len(table.columns) - 1
+        ws.add_table(hr, first_col, hr + table.rows, last_col, {
+            "name": f"{self.layout.system}_{table.id}", "style": "Table Style Light 9",
+            "autofilter": False,
+            "columns": [{"header": col.header} for col in table.columns]})
+        for j, col in enumerate(table.columns):
+            ws.set_column(first_col + j, first_col + j, col.width or max(6, len(col.header) * 2 + 1))
+        for i in range(table.rows):
+            row_doc = rows[i] if i < len(rows) else None
+            r = hr + 1 + i
+            for j, col in enumerate(table.columns):
+                c = first_col + j
+                if col.computed:
+                    value = cached.row(table, i, col.key) if row_doc is not None else ""
+                    ws.write_formula(r, c, self.spec.formula(col.computed, table, i), self.fmt["calc"], value)
+                    continue
+                value = _cell_value(row_doc, col, self.lists) if row_doc is not None else None
+                kind = "int" if col.kind == "effect_level" else col.kind
+                kind = "bool" if kind in ("effect_flag", "effect_bool") else kind
+                kind = "text" if kind in ("effect_text", "stat_list") else kind
+                self.input(ws, r, c, value, kind, list_id=col.list, lo=col.min, hi=col.max,
+                           in_table=True)
+        for j, col in enumerate(table.columns):
+            self.wb.define_name(table.column_name(col.key),
+                                f"={table.column_range(col.key)}")
+            if col.kind in ("enum", "enum_int") and not col.computed:
+                self.not_in_list(ws, hr + 1, first_col + j, hr + table.rows, col.list)
+        self.spec.decorate_table(self, ws, table)
+
+
+def _cell_value(row: Mapping[str, Any], col, lists) -> Any:
+    """The value a table cell shows for one row object."""
+    key = col.key
+    if col.kind.startswith("effect_"):
+        _, eid, *rest = key.split(".")
+        effects = {(e.get("id") if isinstance(e, Mapping) else e): e for e in row.get("effects") or []}
+        if eid not in effects:
+            return None
+        eff = effects[eid] if isinstance(effects[eid], Mapping) else {"id": eid}
+        if col.kind == "effect_flag":
+            return True
+        if col.kind == "effect_level":
+            return eff.get("level", 1)
+        return eff.get(rest[0])
+    if col.kind == "stat_list":
+        stats = get_path(row, key)
+        if not stats:
+            return None
+        labels = dict(lists["pilot_stats"])
+        return "・".join(labels.get(s, str(s)) for s in stats)
+    return get_path(row, key)

@@ -22,12 +22,13 @@ def template_bytes(system: str, options: Mapping[str, str] | None = None) -> byt
     return build_workbook(sheet_spec(system), None, options)
 
 
-def sheet_bytes(doc: Mapping[str, Any], options: Mapping[str, str] | None = None) -> bytes:
+def sheet_bytes(doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
+                context: Mapping[str, Any] | None = None) -> bytes:
     """The template filled with ``doc``, formulas carrying the engine's results."""
     from .spec import sheet_spec
     from .writer import build_workbook
 
-    return build_workbook(sheet_spec(str(doc.get("system"))), doc, options)
+    return build_workbook(sheet_spec(str(doc.get("system"))), doc, options, context)
 
 
 def write_template(system: str, path: str | Path, force: bool = False,
@@ -36,8 +37,9 @@ def write_template(system: str, path: str | Path, force: bool = False,
 
 
 def write_sheet(doc: Mapping[str, Any], path: str | Path, force: bool = False,
-                options: Mapping[str, str] | None = None) -> Path:
-    return write_atomic(path, sheet_bytes(doc, options), force)
+                options: Mapping[str, str] | None = None,
+                context: Mapping[str, Any] | None = None) -> Path:
+    return write_atomic(path, sheet_bytes(doc, options, context), force)
 
 
 def read_sheet(path: str | Path):

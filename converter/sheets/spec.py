@@ -70,7 +70,9 @@ class SheetSpec:
     def formula(self, name: str, table: Table | None = None, index: int | None = None) -> str:
         raise NotImplementedError
 
-    def cached(self, doc: Mapping[str, Any] | None, options: Mapping[str, str]) -> Cached:
+    def cached(self, doc: Mapping[str, Any] | None, options: Mapping[str, str],
+               context: Mapping[str, Any]) -> Cached:
+        """The engine's values; ``context`` holds the engine's extra inputs (catalog, skills)."""
         raise NotImplementedError
 
     # Hooks.
@@ -101,16 +103,20 @@ class SheetSpec:
         """Put back what ``unmapped`` kept (beyond ``_unmapped`` top-level keys)."""
 
 
-_SPECS = {"up": "converter.sheets.up_sheet"}
+_SPECS = {"up": "converter.sheets.up_sheet", "mailgear": "converter.sheets.mailgear_sheet",
+          "pp": "converter.sheets.pp_sheet"}
 
 
 def sheet_systems() -> list[str]:
-    return list(_SPECS)
+    """Systems whose workbook module is installed."""
+    from importlib.util import find_spec
+
+    return [s for s, mod in _SPECS.items() if find_spec(mod) is not None]
 
 
 @lru_cache(maxsize=None)
 def sheet_spec(system: str) -> SheetSpec:
     """The workbook specifics of ``system``; MechasheetError if it has no sheet yet."""
-    if system not in _SPECS:
+    if system not in sheet_systems():
         raise MechasheetError(f"no sheet layout for system {system!r} (available: {', '.join(_SPECS)})")
     return importlib.import_module(_SPECS[system]).SPEC

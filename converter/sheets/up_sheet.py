@@ -36,7 +36,7 @@ class UpSheetSpec(SheetSpec):
             return getattr(f, name)(table, index)
         return getattr(f, _SCALAR_FORMULAS[name])()
 
-    def cached(self, doc, options) -> "_Cached":
+    def cached(self, doc, options, context) -> "_Cached":
         return _Cached(doc, price_unit(doc, options) if doc else Pricing(), options)
 
     def write_blocks(self, writer, ws, doc, cached) -> None:

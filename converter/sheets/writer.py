@@ -25,8 +25,12 @@ FIXED_DATE = dt.datetime(2026, 1, 1)  # keeps template bytes stable
 
 
 def build_workbook(spec: "SheetSpec", doc: Mapping[str, Any] | None,
-                   options: Mapping[str, str] | None = None) -> bytes:
-    """The workbook as bytes: the template when ``doc`` is None, else the filled sheet."""
+                   options: Mapping[str, str] | None = None,
+                   context: Mapping[str, Any] | None = None) -> bytes:
+    """The workbook as bytes: the template when ``doc`` is None, else the filled sheet.
+
+    ``context`` carries what a system's engine takes besides the document (mailgear's
+    ``catalog``, pp's ``skills``)."""
     import xlsxwriter
 
     layout = spec.layout
@@ -56,7 +60,7 @@ def build_workbook(spec: "SheetSpec", doc: Mapping[str, Any] | None,
     ws_data.hide()
     spec.write_rules(wb, ws_rules, opts, fmt)
 
-    cached = spec.cached(doc, opts)
+    cached = spec.cached(doc, opts, dict(context or {}))
     writer = SheetWriter(wb, spec, fmt)
 
     ws_in.write(0, 1, layout.title, fmt["title"])

@@ -49,6 +49,13 @@ def read_sheet(path: str | Path):
     return _read(path)
 
 
+def read_workbook(path: str | Path):
+    """A :class:`~converter.sheets.reader.SheetRead`: document, findings, cells, context."""
+    from .reader import read_workbook as _read
+
+    return _read(path)
+
+
 def cell_for(pointer: str, cells: Mapping[str, str]) -> str:
     """The cell of ``pointer``, or of its nearest parent that has one."""
     p = pointer

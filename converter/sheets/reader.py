@@ -9,6 +9,7 @@ cell (``シート名!C12``); content with no field is kept under ``extra``.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,25 @@ from .spec import put_path, sheet_spec, sheet_systems
 from .values import CellReader, NamedCells
 
 
+@dataclass
+class SheetRead:
+    """A workbook read back: the document, reader findings, pointer → cell, and the engine's
+    extra inputs the workbook itself holds (``context``, e.g. a catalog sheet)."""
+
+    document: dict[str, Any]
+    findings: list[Finding]
+    cells: dict[str, str]
+    context: dict[str, Any] = field(default_factory=dict)
+
+
 def read_sheet(path: str | Path) -> tuple[dict[str, Any], list[Finding], dict[str, str]]:
     """(document, reader findings, pointer → cell) of a mechasheet workbook."""
+    got = read_workbook(path)
+    return got.document, got.findings, got.cells
+
+
+def read_workbook(path: str | Path) -> SheetRead:
+    """Everything a mechasheet workbook holds, read by defined names."""
     p = Path(path)
     named = NamedCells.open(p)
     template = named.raw("mechasheet.template")
@@ -67,7 +85,8 @@ def read_sheet(path: str | Path) -> tuple[dict[str, Any], list[Finding], dict[st
             doc.setdefault("extra", {}).update(extra)
         for key, value in unmapped.items():
             doc.setdefault(key, value)
-    return doc, rd.findings, rd.cells
+    context = spec.read_context(rd)
+    return SheetRead(doc, rd.findings, rd.cells, context)
 
 
 def _read_row(rd: CellReader, table: Table, i: int) -> dict[str, Any] | None:

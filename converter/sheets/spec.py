@@ -102,6 +102,10 @@ class SheetSpec:
     def restore(self, doc: dict[str, Any], extra: dict[str, Any]) -> None:
         """Put back what ``unmapped`` kept (beyond ``_unmapped`` top-level keys)."""
 
+    def read_context(self, rd: "CellReader") -> dict[str, Any]:
+        """What the workbook holds for the engine besides the document (a catalog sheet)."""
+        return {}
+
 
 _SPECS = {"up": "converter.sheets.up_sheet", "mailgear": "converter.sheets.mailgear_sheet",
           "pp": "converter.sheets.pp_sheet"}

@@ -47,6 +47,7 @@ class CheckReport:
     """Reports of every file checked; valid only when no file has an error."""
 
     files: list[FileReport] = field(default_factory=list)
+    party: Any = None  # mailgear PartyLevel when pilot sheets were checked together
 
     @property
     def valid(self) -> bool:
@@ -58,12 +59,17 @@ class CheckReport:
                    for f in self.files)
 
     def to_dict(self, lang: str = "ja") -> dict[str, Any]:
-        return {"valid": self.valid, "files": [f.to_dict(lang) for f in self.files]}
+        out: dict[str, Any] = {"valid": self.valid, "files": [f.to_dict(lang) for f in self.files]}
+        if self.party is not None:
+            out["party"] = self.party.to_dict(lang)
+        return out
 
 
 def check_document(doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
-                   path: str = "") -> FileReport:
-    """Schema findings plus the engine's, one finding per problem, errors first."""
+                   path: str = "", context: Mapping[str, Any] | None = None) -> FileReport:
+    """Schema findings plus the engine's, one finding per problem, errors first.
+
+    ``context`` holds the engine's extra inputs: a mailgear ``catalog``, a pp ``skills`` list."""
     from .schema import validate
 
     system = doc.get("system")
@@ -80,7 +86,7 @@ def check_document(doc: Mapping[str, Any], options: Mapping[str, str] | None = N
                                        {"value": fmt, "supported": spec.format}))
         return report
     schema_findings = validate(doc, system)
-    pricing = spec.price(doc, options)
+    pricing = spec.price_with(doc, options, context)
     engine_at = {f.pointer for f in pricing.findings if f.level is Severity.ERROR}
     # The engine's message is the better one (Japanese, with a hint): keep one per place. A
     # missing field is the schema's at its parent; the engine's at the field itself.
@@ -89,7 +95,8 @@ def check_document(doc: Mapping[str, Any], options: Mapping[str, str] | None = N
     report.findings = _ordered(kept + pricing.findings)
     if not pricing.complete:
         report.findings.append(Finding("ENGINE_INCOMPLETE"))
-    report.computed = pricing.total
+    # A system without point costs (mailgear) has no total to report.
+    report.computed = pricing.total if pricing.lines or pricing.budget is not None else None
     report.declared = pricing.declared
     report.budget = pricing.budget
     report.breakdown = list(pricing.lines)
@@ -101,30 +108,34 @@ def _ordered(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (_LEVEL_ORDER[f.level], f.pointer))
 
 
-def check_path(path: Path, options: Mapping[str, str] | None = None) -> FileReport:
+def check_path(path: Path, options: Mapping[str, str] | None = None,
+               context: Mapping[str, Any] | None = None) -> FileReport:
     """Read and check one file; an unreadable file becomes a report with INPUT_UNREADABLE."""
     from .documents import load_json_document
     from .sheets import SHEET_SUFFIXES
 
     try:
         if path.suffix.lower() in SHEET_SUFFIXES:
-            return _check_sheet(path, options)
+            return _check_sheet(path, options, context)
         doc = load_json_document(path)
     except InputError as exc:
         return FileReport(path=str(path), system=None,
                           findings=[Finding("INPUT_UNREADABLE", "", {"reason": str(exc)})])
-    return check_document(doc, options, str(path))
+    return check_document(doc, options, str(path), context)
 
 
-def _check_sheet(path: Path, options: Mapping[str, str] | None) -> FileReport:
-    """A workbook: read by defined names, checked, every finding placed at its cell."""
-    from .sheets import cell_for, read_sheet
+def _check_sheet(path: Path, options: Mapping[str, str] | None,
+                 context: Mapping[str, Any] | None) -> FileReport:
+    """A workbook: read by defined names, checked, every finding placed at its cell. What the
+    workbook holds for the engine (a catalog sheet) is used unless the caller gave its own."""
+    from .sheets import cell_for, read_workbook
 
-    doc, read_findings, cells = read_sheet(path)
-    report = check_document(doc, options, str(path))
-    report.cells = dict(cells)
-    report.findings = _ordered([f.at(cell=f.cell or cell_for(f.pointer, cells))
-                                for f in read_findings + report.findings])
+    got = read_workbook(path)
+    merged = {**got.context, **{k: v for k, v in (context or {}).items() if v is not None}}
+    report = check_document(got.document, options, str(path), merged)
+    report.cells = dict(got.cells)
+    report.findings = _ordered([f.at(cell=f.cell or cell_for(f.pointer, got.cells))
+                                for f in got.findings + report.findings])
     return report
 
 
@@ -134,7 +145,10 @@ SKIPPED_FOLDERS = ("broken",)
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files named, and the documents inside folders named (sorted, recursive)."""
+    """Files named, and the documents inside folders named (sorted, recursive).
+
+    In a folder, hidden entries, sub-folders named ``broken`` and catalog files (JSON with a
+    ``catalog`` key and no ``system``) are passed over; name them directly to check them."""
     out: list[Path] = []
     for raw in paths:
         p = Path(raw)
@@ -143,17 +157,42 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
                               if q.is_file() and q.suffix.lower() in INPUT_SUFFIXES
                               and not any(part.startswith(".") or part in SKIPPED_FOLDERS
                                           for part in q.relative_to(p).parts[:-1])
-                              and not q.name.startswith(".")))
+                              and not q.name.startswith((".", "~$"))
+                              and not _is_catalog_file(q)))
         else:
             out.append(p)
     return out
 
 
-def check_paths(paths: Iterable[str | Path], options: Mapping[str, str] | None = None) -> CheckReport:
-    """Check every file, then what only a set of files can show (transformation sets)."""
-    report = CheckReport([check_path(p, options) for p in expand_paths(paths)])
+def _is_catalog_file(path: Path) -> bool:
+    if path.suffix.lower() != ".json":
+        return False
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(data, dict) and "catalog" in data and "system" not in data
+
+
+def check_paths(paths: Iterable[str | Path], options: Mapping[str, str] | None = None,
+                context: Mapping[str, Any] | None = None) -> CheckReport:
+    """Check every file, then what only a set of files can show: transformation sets (up) and
+    the party's unit level (mailgear)."""
+    report = CheckReport([check_path(p, options, context) for p in expand_paths(paths)])
     _check_transformation_sets(report)
+    _party_view(report, context)
     return report
+
+
+def _party_view(report: CheckReport, context: Mapping[str, Any] | None) -> None:
+    """Party unit level over the pilot sheets checked together (seed 001, ユニット・レベル)."""
+    from .rules.mailgear.party import party_unit_level
+
+    pilots = [fr.document for fr in report.files if fr.system == "mailgear" and fr.document]
+    if pilots:
+        report.party = party_unit_level(pilots, (context or {}).get("catalog"))
 
 
 def _check_transformation_sets(report: CheckReport) -> None:

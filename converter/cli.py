@@ -26,8 +26,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="a rules reading, e.g. damage_dice=every_die (see `mechasheet rules`)")
     c.add_argument("--lang", choices=("ja", "en"), default="ja")
+    c.add_argument("--catalog", metavar="FILE", help="mailgear: the group's catalog (.json, or a workbook with a catalog sheet)")
+    c.add_argument("--skills", metavar="FILE", help="pp: the group's own skill list (.txt, .json, .toml)")
 
-    s = sub.add_parser("schema", help="print a system's JSON Schema")
+    s = sub.add_parser("schema", help="print a system's JSON Schema (up, mailgear, pp, mailgear-catalog)")
     s.add_argument("system")
 
     t = sub.add_parser("template", help="write a system's empty Excel template")
@@ -40,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("-o", "--output", metavar="SHEET.xlsx", help="default: beside the document")
     w.add_argument("--force", action="store_true", help="replace an existing file")
     w.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    w.add_argument("--catalog", metavar="FILE", help="mailgear: the catalog written into the catalog sheet")
+    w.add_argument("--skills", metavar="FILE", help="pp: the group's skill list for the dropdown")
 
     rd = sub.add_parser("read", help="read a filled sheet back into a JSON document")
     rd.add_argument("sheet", metavar="SHEET.xlsx")
@@ -52,16 +56,46 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _context(args: argparse.Namespace) -> dict:
+    """The engines' extra inputs named on the command line (catalog, skill list)."""
+    from pathlib import Path
+
+    context: dict = {}
+    if getattr(args, "catalog", None):
+        path = Path(args.catalog)
+        if path.suffix.lower() in (".xlsx", ".xlsm"):
+            from .sheets import read_workbook
+
+            catalog = read_workbook(path).context.get("catalog")
+            if catalog is None:
+                raise MechasheetError(f"{path}: the workbook has no catalog sheet")
+        else:
+            from .rules.mailgear.catalog import load_catalog
+
+            catalog = load_catalog(path)
+        context["catalog"] = catalog
+    if getattr(args, "skills", None):
+        from .rules.pp.skills import load_skill_list
+
+        context["skills"] = load_skill_list(args.skills)
+    return context
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
-    from .checking import check_paths
+    from .checking import FileReport, check_paths
     from .report_text import render_text
     from .rules import system_ids
     from .rules.options import parse_rule_args
 
     options = parse_rule_args(args.rule, system_ids())
-    report = check_paths(args.paths, options)
+    context = _context(args)
+    report = check_paths(args.paths, options, context)
     if not report.files:
         raise MechasheetError("no documents found in: " + ", ".join(args.paths))
+    if "catalog" in context:  # the catalog's own findings, once, as a file of the report
+        cat = context["catalog"]
+        report.files.insert(0, FileReport(path=args.catalog, system="mailgear-catalog",
+                                          findings=list(cat.findings)))
     if args.format == "json":
         sys.stdout.write(json.dumps(report.to_dict(args.lang), ensure_ascii=False, indent=2) + "\n")
     else:
@@ -72,6 +106,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
+    if args.system == "mailgear-catalog":
+        from .rules.mailgear.catalog import catalog_schema_text
+
+        sys.stdout.write(catalog_schema_text())
+        return EXIT_OK
     from .schema import schema_text
 
     sys.stdout.write(schema_text(args.system))
@@ -108,7 +147,8 @@ def _cmd_write(args: argparse.Namespace) -> int:
 
     doc = load_json_document(args.document)
     options = parse_rule_args(args.rule, system_ids())
-    out = write_sheet(doc, args.output or Path(args.document).with_suffix(".xlsx"), args.force, options)
+    out = write_sheet(doc, args.output or Path(args.document).with_suffix(".xlsx"), args.force, options,
+                      _context(args))
     sys.stdout.write(f"{out}\n")
     return EXIT_OK
 

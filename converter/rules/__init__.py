@@ -16,8 +16,17 @@ class System:
     id: str
     label: str
     format: int
-    price: Callable[[Mapping[str, Any], Mapping[str, str] | None], Pricing]
+    price: Callable[..., Pricing]  # (doc, options, **context): see price_with
     build_schema: Callable[[], dict[str, Any]]
+
+    def price_with(self, doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
+                   context: Mapping[str, Any] | None = None) -> Pricing:
+        """Price ``doc``, passing each context entry (catalog, skills) the engine takes."""
+        import inspect
+
+        accepted = inspect.signature(self.price).parameters
+        kwargs = {k: v for k, v in (context or {}).items() if k in accepted and v is not None}
+        return self.price(doc, options, **kwargs)
 
 
 # Registered lazily so that importing one system never imports another.

@@ -237,62 +237,6 @@ class SheetWriter:
                 self.not_in_list(ws, hr + 1, first_col + j, hr + table.rows, col.list)
         self.spec.decorate_table(self, ws, table)
 
-    def not_in_list(self, ws, first_row: int, col: int, last_row: int, list_id: str) -> None:
-        """Red where a cell holds a value its dropdown does not offer (pasted or legacy)."""
-        ref = a1(first_row, col)
-        ws.conditional_format(first_row, col, last_row, col, {
-            "type": "formula", "format": self.fmt["bad"],
-            "criteria": f'=AND({ref}<>"",ISNA(MATCH({ref},list.{list_id},0)))'})
-
-    def _raw(self, ws, r: int, c: int, value: Any, fmt) -> None:
-        if value is None:
-            ws.write_blank(r, c, None, fmt)
-        elif isinstance(value, bool):
-            ws.write_string(r, c, TRUE if value else FALSE, fmt)
-        elif isinstance(value, (int, float)):
-            ws.write_number(r, c, value, fmt)
-        elif isinstance(value, str):
-            ws.write_string(r, c, value, fmt)  # never a formula, whatever it starts with
-        else:
-            ws.write_string(r, c, json.dumps(value, ensure_ascii=False), fmt)
-
-    def computed(self, ws, r: int, c: int, formula: str, value: Any, name: str | None = None) -> None:
-        ws.write_formula(r, c, formula, self.fmt["calc"], "" if value is None else value)
-        if name:
-            self.wb.define_name(name, f"='{ws.name}'!{a1(r, c, True)}")
-
-    def table(self, ws, table: Table, rows: list[Any], cached: "Cached") -> None:
-        first_col = col_index(table.first_col)
-        hr = table.header_row - 1
-        last_col = first_col + len(table.columns) - 1
-        ws.add_table(hr, first_col, hr + table.rows, last_col, {
-            "name": f"{self.layout.system}_{table.id}", "style": "Table Style Light 9",
-            "autofilter": False,
-            "columns": [{"header": col.header} for col in table.columns]})
-        for j, col in enumerate(table.columns):
-            ws.set_column(first_col + j, first_col + j, col.width or max(6, len(col.header) * 2 + 1))
-        for i in range(table.rows):
-            row_doc = rows[i] if i < len(rows) else None
-            r = hr + 1 + i
-            for j, col in enumerate(table.columns):
-                c = first_col + j
-                if col.computed:
-                    value = cached.row(table, i, col.key) if row_doc is not None else ""
-                    ws.write_formula(r, c, self.spec.formula(col.computed, table, i), self.fmt["calc"], value)
-                    continue
-                value = _cell_value(row_doc, col, self.lists) if row_doc is not None else None
-                kind = "int" if col.kind == "effect_level" else col.kind
-                kind = "bool" if kind in ("effect_flag", "effect_bool") else kind
-                kind = "text" if kind in ("effect_text", "stat_list") else kind
-                self.input(ws, r, c, value, kind, list_id=col.list, lo=col.min, hi=col.max,
-                           in_table=True)
-        for j, col in enumerate(table.columns):
-            self.wb.define_name(table.column_name(col.key),
-                                f"={table.column_range(col.key)}")
-            if col.kind in ("enum", "enum_int") and not col.computed:
-                self.not_in_list(ws, hr + 1, first_col + j, hr + table.rows, col.list)
-        self.spec.decorate_table(self, ws, table)
-
 
 def _cell_value(row: Mapping[str, Any], col, lists) -> Any:
     """The value a table cell shows for one row object."""

@@ -34,21 +34,21 @@ def _validator(system: str):
 def validate(doc: Mapping[str, Any], system: str) -> list[Finding]:
     """Every schema violation of ``doc`` as findings, in document order."""
     errors = sorted(_validator(system).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
-    return [f for e in errors for f in _to_findings(e)]
+    return [f for e in errors for f in error_findings(e)]
 
 
 def _ptr(path) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
-def _to_findings(error) -> Iterator[Finding]:
+def error_findings(error) -> Iterator[Finding]:
     """One jsonschema error → findings; conditional (if/then, allOf) errors are unwrapped."""
     kind = error.validator
     where = _ptr(error.absolute_path)
     value = error.instance
     if kind in ("allOf", "anyOf", "oneOf") and error.context:
         for sub in error.context:
-            yield from _to_findings(sub)
+            yield from error_findings(sub)
         return
     if kind == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from ...findings import Finding, Severity, pointer
-from ._values import as_int
+from ..values import as_int
 from .schema import LEVEL_PATTERN, RANK_PATTERN, band_enum, effect_schema, stats_object
 from .tables import MailgearTables, name_key, tables
 
@@ -212,11 +212,11 @@ def _schema_findings(raw: Any) -> Iterator[Finding]:
         import jsonschema
     except ImportError:  # e.g. Pyodide without it: the rule checks and look-ups still guard
         return
-    from ...schema import _to_findings  # the shared wording of schema errors (ja, en)
+    from ...schema import error_findings  # the shared wording of schema errors (ja, en)
 
     validator = jsonschema.Draft202012Validator(build_catalog_schema())
     for error in sorted(validator.iter_errors(raw), key=lambda e: list(map(str, e.absolute_path))):
-        for inner in _to_findings(error):
+        for inner in error_findings(error):
             yield Finding("MG_CATALOG_SCHEMA", inner.pointer,
                           {"ja": inner.message("ja"), "en": inner.message("en")})
 

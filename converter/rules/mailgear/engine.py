@@ -19,7 +19,7 @@ from ...findings import Finding, Severity, pointer
 from ..options import resolve_options
 from ..pricing import Pricing
 from .catalog import Catalog, as_catalog, missing_table
-from ._values import as_int, as_key, as_list, as_mapping
+from ..values import as_int, as_key, as_list, as_mapping
 from .tables import MailgearTables, Skill, name_key, tables
 
 

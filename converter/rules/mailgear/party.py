@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ...findings import Finding, pointer
-from ._values import as_int, as_mapping
+from ..values import as_int, as_mapping
 from .catalog import Catalog, as_catalog, missing_table
 
 

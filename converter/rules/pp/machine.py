@@ -10,26 +10,10 @@ from typing import Any, Iterator, Mapping
 from ...findings import Finding, pointer
 from .skills import name_key
 from .tables import Field, PpTables
+from ..values import as_int, as_list
 
 _EXPECTED = {"integer": "整数", "number": "数値", "boolean": "true/false", "string": "文字列",
              "pair": "２つの整数", "enum": "選択肢の１つ", "enum_list": "選択肢のリスト"}
-
-
-def as_int(value: Any) -> int | None:
-    """An integer value, or None when the document holds something else (true is not 1)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
-
-
-def as_list(value: Any) -> list[Any]:
-    """A list the document holds, or an empty one when it holds something else (the schema
-    reports that); so one malformed field never stops the engine."""
-    return value if isinstance(value, list) else []
 
 
 def check_machine(machine: Mapping[str, Any], t: PpTables) -> Iterator[Finding]:

@@ -14,22 +14,12 @@ from ...findings import Severity, pointer
 from ..options import resolve_options
 from ..pricing import Pricing, round_half_up
 from .tables import STAT_IDS, TERRAINS, UpTables, neighbours, tables
+from ..values import as_int as _int
 
 # Fields a 撃ち分け variant is compared on; each differing field is one changed place.
 # 気力制限 toggling is not a change (seed 000, 撃ち分け); all MAP changes count as one.
 VARIANT_PLACES = ("kind", "range", "min_range", "post_move", "attribute", "damage", "accuracy",
                   "guided", "usage", "terrain", "map", "combo")
-
-
-def _int(value: Any) -> int | None:
-    """An integer value, or None when the document holds something else."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
 
 
 def _key(value: Any) -> Any:

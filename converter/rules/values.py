@@ -1,5 +1,7 @@
 """Reading values from a document or catalog that may hold anything (hand-edited JSON, a sheet).
 
+Shared by every system's engine (standard library only).
+
 The checks never raise on a malformed value: they read it with these and report what they got.
 """
 from __future__ import annotations

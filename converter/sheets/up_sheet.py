@@ -103,14 +103,14 @@ class UpSheetSpec(SheetSpec):
             "type": "formula", "format": writer.fmt["bad"],
             "criteria": f'=AND({ua}<>"",IF({ut}="{en}",ISNA(MATCH({ua},rules.usage.1,0)),'
                         f'ISNA(MATCH({ua},rules.usage.2,0))))'})
-        # Red: a weapon over 1/5 of the budget (UP_WEAPON_OVER_CAP).
+        # Red: a weapon over 1/5 of the budget or below zero (UP_WEAPON_OVER_CAP, UP_WEAPON_NEGATIVE).
         cost = table.col("cost")
         budget = self._abs("/budget")
         cc = a1(hr + 1, cost)
         div = tables().raw["weapon_cap"]["budget_divisor"]
         ws.conditional_format(hr + 1, cost, hr + table.rows, cost, {
             "type": "formula", "format": writer.fmt["bad"],
-            "criteria": f"=AND({cc}<>\"\",{budget}<>\"\",{cc}*{div}>{budget})"})
+            "criteria": f"=AND({cc}<>\"\",OR({cc}<0,AND({budget}<>\"\",{cc}*{div}>{budget})))"})
 
     def _abs(self, pointer: str) -> str:
         cell = next(x.cell for x in self.layout.fields if x.pointer == pointer)

@@ -249,7 +249,7 @@ def expected_red(path: Path, tmp_path: Path) -> set[str]:
             out.add(f.cell)
         elif f.code in ("UP_OVER_BUDGET", "UP_TOTAL_MISMATCH"):
             out.add(named("up.totals.computed"))
-        elif f.code == "UP_WEAPON_OVER_CAP":
+        elif f.code in ("UP_WEAPON_OVER_CAP", "UP_WEAPON_NEGATIVE"):
             out.add(named("up.weapons.cost", int(f.pointer.split("/")[2])))
     # The total is red too when a typed total differs from the formula's, even where the engine,
     # having skipped a broken item, does not compare them.

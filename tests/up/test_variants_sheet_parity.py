@@ -32,3 +32,17 @@ def test_melee_map_weapon_is_not_post_move_by_default():
     pricing = price_unit(doc)
     assert next(l.cost for l in pricing.lines if l.pointer == "/weapons/0") == 68  # 40 × 1.70
     assert not [f for f in pricing.findings if f.code == "UP_SOURCE_WORK_ONLY"]
+
+
+def test_weapon_below_zero_is_a_warning():
+    """A weapon whose fixed reductions exceed its price (1D+15 melee, 弾数5 as −80 UP: −15) warns."""
+    from converter.rules.up import price_unit
+
+    doc = {"system": "up", "format": 1, "name": "u", "budget": 5000, "size": "M",
+           "stats": {"hp": 200, "en": 50, "armor": 20, "power": 15, "mobility": 15, "move": 6},
+           "movement": ["land", "space"],
+           "weapons": [dict(BASE, damage={"dice": 1, "fixed": 15},
+                            usage={"type": "ammo", "amount": 5, "reduction": "up"})]}
+    pricing = price_unit(doc)
+    assert next(l.cost for l in pricing.lines if l.pointer == "/weapons/0") == -15
+    assert [(f.code, f.pointer) for f in pricing.findings if f.code == "UP_WEAPON_NEGATIVE"] == [("UP_WEAPON_NEGATIVE", "/weapons/0")]

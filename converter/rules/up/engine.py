@@ -700,6 +700,8 @@ def _price_weapons(doc, t: UpTables, opts, out: Pricing) -> int:
                          cap=_decimal(Fraction(budget, t.raw["weapon_cap"]["budget_divisor"])))
             if opts["weapon_cap"] == "error":
                 out.findings[-1] = type(f)(f.code, f.pointer, f.params, severity=Severity.ERROR)
+        if cost < 0:  # the seed floors percentages only; a weapon that pays the unit is suspect
+            out.find("UP_WEAPON_NEGATIVE", where, name=w.get("name", ""), cost=cost)
         declared = _int(w.get("declared_cost"))
         if declared is not None and declared != cost:
             out.find("UP_WEAPON_COST_MISMATCH", where + "/declared_cost", name=w.get("name", ""),

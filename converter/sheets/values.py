@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..findings import Finding
+from .layout import col_index
 
 _TRUE = {"○", "〇", "◯", "はい", "true", "yes", "y", "1", "✓", "✔", "有", "あり", "o"}
 _FALSE = {"×", "✕", "x", "いいえ", "false", "no", "n", "0", "-", "－", "無", "なし"}
@@ -23,48 +24,65 @@ def nfkc(text: str) -> str:
 
 
 class NamedCells:
-    """A workbook's defined names mapped to cells, and the cells' (cached) values."""
+    """A workbook's defined names mapped to cells, and the cells' (cached) values.
 
-    def __init__(self, path: Path, wb) -> None:
+    Names come from openpyxl (read-only: it parses the workbook part, not every sheet); values
+    from python-calamine, which reads cached formula results fast (STYLE: fast by design)."""
+
+    def __init__(self, path: Path, names: dict[str, list[tuple[str, str]]],
+                 grids: dict[str, list[list[Any]]]) -> None:
         self.path = path
-        self.wb = wb
-        self.names: dict[str, list[tuple[str, str]]] = {}
-        for name, dn in wb.defined_names.items():
-            try:
-                self.names[name] = list(dn.destinations)
-            except (AttributeError, ValueError):
-                continue
+        self.names = names
+        self.grids = grids
 
     @classmethod
     def open(cls, path: Path) -> "NamedCells":
         import openpyxl  # heavy: only when reading a workbook
+        import python_calamine
         from zipfile import BadZipFile
 
         if not path.exists():
             raise InputError(f"{path}: no such file")
         try:
-            wb = openpyxl.load_workbook(path, data_only=True)
+            wb = openpyxl.load_workbook(path, read_only=True)
+            names: dict[str, list[tuple[str, str]]] = {}
+            for name, dn in wb.defined_names.items():
+                try:
+                    names[name] = list(dn.destinations)
+                except (AttributeError, ValueError):
+                    continue
+            wb.close()
+            book = python_calamine.CalamineWorkbook.from_path(str(path))
+            grids = {sheet: book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+                     for sheet in book.sheet_names}
         except (BadZipFile, KeyError, OSError, ValueError) as exc:
             raise InputError(f"{path}: not an .xlsx workbook ({exc})") from exc
-        return cls(path, wb)
+        except Exception as exc:  # python-calamine raises its own error types for broken files
+            raise InputError(f"{path}: cannot read the workbook ({type(exc).__name__}: {exc})") from exc
+        return cls(path, names, grids)
 
     def destination(self, name: str) -> tuple[str, str] | None:
         dest = self.names.get(name)
         return dest[0] if dest else None
+
+    def _value(self, sheet: str, row: int, col: int) -> Any:
+        grid = self.grids.get(sheet)
+        if grid is None or row >= len(grid) or col >= len(grid[row]):
+            return None
+        value = grid[row][col]
+        return None if value == "" else value
 
     def raw(self, name: str, index: int | None = None) -> Any:
         dest = self.destination(name)
         if dest is None:
             return None
         sheet, ref = dest
-        if sheet not in self.wb.sheetnames:
+        first = ref.replace("$", "").split(":")[0]
+        col = col_index(re.sub(r"\d", "", first))
+        row = int(re.sub(r"\D", "", first)) - 1 + (index or 0)
+        if index is not None and index >= self.length(name):
             return None
-        ws = self.wb[sheet]
-        if index is None:
-            return ws[ref.replace("$", "").split(":")[0]].value
-        cells = ws[ref.replace("$", "")]
-        flat = [row[0] for row in cells] if isinstance(cells, tuple) else [cells]
-        return flat[index].value if index < len(flat) else None
+        return self._value(sheet, row, col)
 
     def length(self, name: str) -> int:
         dest = self.destination(name)

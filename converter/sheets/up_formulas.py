@@ -114,8 +114,7 @@ class UpFormulas:
         row = f"MATCH({self.size},list.sizes,0)"
         step = f"INDEX(rules.sizes,{row},3+4*({sid}-1)+1)"
         price = f"INDEX(rules.sizes,{row},3+4*({sid}-1)+3)"
-        move_row = self.stat_row("move")
-        already = f"MAX(0,{self.inp}$C${move_row}-{self.inp}$D${move_row})"
+        already = f'MAX(0,{self.stat_cell("move", "value_col")}-{self.stat_cell("move", "base_col")})'
         move_full = f"{price}*(2^({already}+{rse})-2^{already})"
         full = f'IF({stat}="{label_of("stats", "move")}",{move_full},{rse}/{step}*{price})'
         pct = f'MAX({floor},IF({mor}="",0,VLOOKUP({mor},rules.morale,2,FALSE)))'

@@ -60,6 +60,7 @@ class Field:
     min: int | None = None
     max: int | None = None
     synonyms: tuple[str, ...] = ()
+    sheet: str | None = None  # None: the layout's input sheet
 
     @property
     def name(self) -> str:
@@ -153,7 +154,7 @@ def load_layout(system: str) -> Layout:
 
     def mk_field(f: dict[str, Any]) -> Field:
         return Field(f["pointer"], f["label"], f["cell"], f["kind"], f.get("list"), f.get("default"),
-                     f.get("min"), f.get("max"), tuple(f.get("synonyms", ())))
+                     f.get("min"), f.get("max"), tuple(f.get("synonyms", ())), f.get("sheet"))
 
     fields = tuple(mk_field(f) for f in raw.get("fields", []) + raw.get("transformation_fields", []))
     tables = tuple(Table(t["id"], t["pointer"], t["label"], t["sheet"], t["header_row"], t["first_col"],

@@ -130,7 +130,31 @@ def _read_row(rd: CellReader, table: Table, i: int) -> dict[str, Any] | None:
         row["effects"] = list(effects.values())
     if bonuses:
         row["bonuses"] = [bonuses[k] for k in sorted(bonuses)]
+    _numbered_to_lists(row, base, rd.cells)
     if not row:
         return None
     rd.cells[base] = rd.cell_of(table.column_name(table.columns[0].key), i)
     return row
+
+
+def _numbered_to_lists(obj: dict[str, Any], at: str, cells: dict[str, str]) -> None:
+    """Columns keyed ``specializations.0.name``, ``specializations.1.name``: the numbered slots
+    become a list, blank slots left out; the pointer → cell map follows the renumbering."""
+    for key, value in list(obj.items()):
+        if not isinstance(value, dict):
+            continue
+        if value and all(k.isdigit() for k in value):
+            items = []
+            for old in sorted(value, key=int):
+                new = len(items)
+                if new != int(old):
+                    prefix = f"{at}/{key}/{old}"
+                    for ptr in [p for p in cells if p == prefix or p.startswith(prefix + "/")]:
+                        cells[f"{at}/{key}/{new}" + ptr[len(prefix):]] = cells[ptr]
+                items.append(value[old])
+            obj[key] = items
+            for n, item in enumerate(items):
+                if isinstance(item, dict):
+                    _numbered_to_lists(item, f"{at}/{key}/{n}", cells)
+        else:
+            _numbered_to_lists(value, f"{at}/{key}", cells)

@@ -67,6 +67,12 @@ class SheetSpec:
     def write_rules(self, wb, ws, options: Mapping[str, str], fmt: dict[str, Any]) -> None:
         raise NotImplementedError
 
+    def write_rules_for(self, wb, ws, options: Mapping[str, str], fmt: dict[str, Any],
+                        doc: Mapping[str, Any] | None, context: Mapping[str, Any]) -> None:
+        """The rules sheet of one workbook; a system whose lists depend on the document or the
+        context (a group's skill list) overrides this. Defaults to :meth:`write_rules`."""
+        self.write_rules(wb, ws, options, fmt)
+
     def formula(self, name: str, table: Table | None = None, index: int | None = None) -> str:
         raise NotImplementedError
 

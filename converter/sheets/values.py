@@ -133,17 +133,19 @@ class CellReader:
             self.cells.setdefault(pointer, cell)
         if raw is None or (isinstance(raw, str) and not raw.strip()):
             return None
-        if kind == "text":
+        if kind in ("text", "suggest"):
             if isinstance(raw, float) and raw.is_integer():
                 return str(int(raw))
             return str(raw) if not isinstance(raw, str) else raw
         if kind == "int":
             return self.to_int(raw, pointer, cell)
+        if kind == "number":
+            return self.to_number(raw)
         if kind == "bool":
             return self.to_bool(raw, pointer, cell)
         if kind in ("enum", "enum_int"):
             return self.to_enum(raw, list_id or "", pointer, cell)
-        if kind == "stat_list":
+        if kind in ("stat_list", "enum_list"):
             parts = [p for p in re.split(r"[・,、/／\s]+", nfkc(str(raw))) if p]
             return [self.to_enum(p.strip("【】[]"), list_id or "pilot_stats", pointer, cell) for p in parts]
         return raw
@@ -174,6 +176,19 @@ class CellReader:
                 pass
         self.findings.append(Finding("SHEET_NOT_INTEGER", pointer, {"value": raw}, cell))
         return str(raw)
+
+    def to_number(self, raw: Any) -> Any:
+        """A number (whole numbers as int); text that is no number is kept for the check to name."""
+        if isinstance(raw, bool):
+            return raw
+        if isinstance(raw, (int, float)):
+            return int(raw) if float(raw).is_integer() else raw
+        text = nfkc(str(raw)).replace(",", "").lstrip("'").replace("−", "-")
+        try:
+            f = float(text)
+        except ValueError:
+            return raw
+        return int(f) if f.is_integer() else f
 
     def to_bool(self, raw: Any, pointer: str, cell: str) -> Any:
         if isinstance(raw, bool):

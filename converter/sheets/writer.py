@@ -52,13 +52,15 @@ def build_workbook(spec: "SheetSpec", doc: Mapping[str, Any] | None,
     }
     ws_in = wb.add_worksheet(layout.input_sheet)
     sheets = {layout.input_sheet: ws_in}
-    for tb in layout.tables:
-        if tb.sheet not in sheets:
-            sheets[tb.sheet] = wb.add_worksheet(tb.sheet)
+    # Sheets in order of first use: fields and computed cells placed on another sheet, then tables.
+    for name in [f.sheet for f in layout.fields] + [c.get("sheet") for c in layout.computed] \
+            + [tb.sheet for tb in layout.tables]:
+        if name and name not in sheets:
+            sheets[name] = wb.add_worksheet(name)
     ws_rules = wb.add_worksheet(layout.rules_sheet)
     ws_data = wb.add_worksheet(layout.data_sheet)
     ws_data.hide()
-    spec.write_rules(wb, ws_rules, opts, fmt)
+    spec.write_rules_for(wb, ws_rules, opts, fmt, doc, dict(context or {}))
 
     cached = spec.cached(doc, opts, dict(context or {}))
     writer = SheetWriter(wb, spec, fmt)
@@ -67,26 +69,31 @@ def build_workbook(spec: "SheetSpec", doc: Mapping[str, Any] | None,
     ws_in.set_column(1, 1, 20)
     ws_in.set_column(2, 8, 11)
     for fld in layout.fields:
-        writer.field(ws_in, fld, get_path(doc, fld.pointer) if doc else None)
+        writer.field(sheets[fld.sheet or layout.input_sheet], fld,
+                     get_path(doc, fld.pointer) if doc else None)
     spec.write_blocks(writer, ws_in, doc, cached)
 
+    titled: set[str] = set()
+    sheet_titles = layout.raw.get("sheet_titles", {})
     for table in layout.tables:
         ws = sheets[table.sheet]
-        if table.sheet != layout.input_sheet:
-            ws.write(0, 0, f"{layout.title}: {table.label}", fmt["title"])
+        if table.sheet != layout.input_sheet and table.sheet not in titled:
+            titled.add(table.sheet)
+            ws.write(0, 0, f"{layout.title}: {sheet_titles.get(table.sheet, table.label)}", fmt["title"])
         ws.write(table.header_row - 2, col_index(table.first_col), table.label, fmt["label"])
         writer.table(ws, table, rows_of(doc, table), cached)
 
     declared = layout.raw.get("declared_total")
     for comp in layout.computed:
+        ws = sheets[comp.get("sheet") or layout.input_sheet]
         r, c = parse_a1(comp["cell"])
-        ws_in.write(r, c - 1, comp["label"], fmt["label"])
+        ws.write(r, c - 1, comp["label"], fmt["label"])
         value = cached.scalar(comp["formula"])
         if comp["name"] == declared and doc and doc.get("declared_total") not in (None, value):
             # A document whose written total differs keeps it, as a hand-typed total would be.
-            writer.input(ws_in, r, c, doc["declared_total"], "int", comp["name"], pointer="/declared_total")
+            writer.input(ws, r, c, doc["declared_total"], "int", comp["name"], pointer="/declared_total")
         else:
-            writer.computed(ws_in, r, c, spec.formula(comp["formula"]), value, comp["name"])
+            writer.computed(ws, r, c, spec.formula(comp["formula"]), value, comp["name"])
     spec.finish(writer, ws_in)
 
     # Identity and content the layout has no place for.
@@ -176,6 +183,20 @@ class SheetWriter:
                     "error_title": "整数を入力してください",
                     "error_message": f"{'' if lo is None else lo}〜{'' if hi is None else hi} の整数を入力します。"}
             ws.data_validation(r, c, r, c, rule)
+        elif kind == "number":
+            self._raw(ws, r, c, value, fmt)
+            ws.data_validation(r, c, r, c, {
+                "validate": "decimal", "criteria": "between",
+                "minimum": -10 ** 6 if lo is None else lo, "maximum": 10 ** 7 if hi is None else hi,
+                "error_title": "数値を入力してください",
+                "error_message": f"{'' if lo is None else lo}〜{'' if hi is None else hi} の数値を入力します。"})
+        elif kind == "suggest":
+            # A dropdown of suggestions that takes any text too (a skill no list has).
+            self._raw(ws, r, c, value, fmt)
+            ws.data_validation(r, c, r, c, {"validate": "list", "source": f"=list.{list_id}",
+                                            "error_type": "information",
+                                            "error_title": "一覧にない名前です",
+                                            "error_message": "このまま使えます（一覧にないものとして確認します）。"})
         else:
             self._raw(ws, r, c, value, fmt)
         if name:
@@ -227,7 +248,7 @@ class SheetWriter:
                 value = _cell_value(row_doc, col, self.lists) if row_doc is not None else None
                 kind = "int" if col.kind == "effect_level" else col.kind
                 kind = "bool" if kind in ("effect_flag", "effect_bool") else kind
-                kind = "text" if kind in ("effect_text", "stat_list") else kind
+                kind = "text" if kind in ("effect_text", "stat_list", "enum_list") else kind
                 self.input(ws, r, c, value, kind, list_id=col.list, lo=col.min, hi=col.max,
                            in_table=True)
         for j, col in enumerate(table.columns):
@@ -252,10 +273,12 @@ def _cell_value(row: Mapping[str, Any], col, lists) -> Any:
         if col.kind == "effect_level":
             return eff.get("level", 1)
         return eff.get(rest[0])
-    if col.kind == "stat_list":
-        stats = get_path(row, key)
-        if not stats:
+    if col.kind in ("stat_list", "enum_list"):
+        values = get_path(row, key)
+        if not values:
             return None
-        labels = dict(lists["pilot_stats"])
-        return "・".join(labels.get(s, str(s)) for s in stats)
+        if not isinstance(values, list):
+            return values  # kept as it is, so the check can name it
+        labels = dict(lists[col.list or "pilot_stats"])
+        return "・".join(labels.get(s, str(s)) for s in values)
     return get_path(row, key)

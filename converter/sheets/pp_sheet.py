@@ -1,0 +1,369 @@
+"""The `pp` workbook (seed 003): its lists, rules sheet, formulas and the engine's values.
+
+The character sheet holds the attributes (with each value's meaning), skills with up to four
+specializations each, combat boost, 特技, budget and totals, and the initiative values; the
+機体 sheet holds the machine block and its weapons. Everything is placed by
+``layouts/pp.toml`` and written by the one workbook mechanism (``writer.py``, ``reader.py``).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..errors import OutputError
+from ..findings import pointer
+from ..rules.pp.engine import price_character
+from ..rules.pp.skills import SkillList
+from ..rules.pp.tables import ATTRIBUTE_IDS, tables
+from ..rules.pricing import Pricing
+from .layout import Layout, Table, a1, col_index, parse_a1
+from .pp_formulas import PpFormulas
+from .pp_rules_sheet import (SkillSources, pp_lists, read_context_skills, skill_sources,
+                             write_rules_sheet)
+from .spec import SheetSpec
+from .writer import rows_of
+
+_SLOTS = "specializations"
+_EMPTY = {"system": "pp", "format": 1, "attributes": {}}  # what the template's cells show
+
+
+class PpSheetSpec(SheetSpec):
+    system = "pp"
+    top_keys = frozenset({"system", "format", "name", "player", "budget", "attributes", "skills",
+                          "combat_boost", "feats", "machine", "declared_total", "notes", "extra"})
+
+    def lists(self) -> dict[str, list[tuple[Any, str]]]:
+        return pp_lists()
+
+    def write_rules(self, wb, ws, options, fmt) -> None:
+        write_rules_sheet(wb, ws, self.layout.rules_sheet, options, fmt, SkillSources())
+
+    def write_rules_for(self, wb, ws, options, fmt, doc, context) -> None:
+        write_rules_sheet(wb, ws, self.layout.rules_sheet, options, fmt, skill_sources(doc, context))
+
+    def formula(self, name: str, table: Table | None = None, index: int | None = None) -> str:
+        f = PpFormulas(self.layout)
+        if ":" in name:  # specialization_cost:<slot>
+            fn, slot = name.split(":")
+            return getattr(f, fn)(table, index, int(slot))
+        if table is not None:
+            return getattr(f, name)(table, index)
+        return getattr(f, name)()
+
+    def cached(self, doc, options, context) -> "_Cached":
+        sources = skill_sources(doc, context)
+        d = doc if doc else _EMPTY
+        return _Cached(self.layout, d, price_character(d, options, skills=sources.context), sources.merged)
+
+    # --- blocks and red cells -------------------------------------------------------------------
+    def write_blocks(self, writer, ws, doc, cached: "_Cached") -> None:
+        """能力値: 意味, ＰＰ and ダイス beside each typed value; red above 12 or below 0."""
+        f = PpFormulas(self.layout)
+        ab = self.layout.raw["attribute_block"]
+        hr = ab["header_row"] - 1
+        for key, head in (("label_col", "能力値"), ("value_col", "値"), ("meaning_col", "意味"),
+                          ("cost_col", "ＰＰ"), ("dice_col", "ダイス")):
+            ws.write(hr, col_index(ab[key]), head, writer.fmt["h"])
+        for aid in ATTRIBUTE_IDS:
+            row = f.attribute_row(aid) - 1
+            for key, formula, what in (("dice_col", f.attribute_dice(aid), "dice"),
+                                       ("meaning_col", f.attribute_meaning(aid), "meaning"),
+                                       ("cost_col", f.attribute_cost(aid), "cost")):
+                writer.computed(ws, row, col_index(ab[key]), formula, cached.attribute(aid, what),
+                                f"pp.attributes.{aid}.{what}")
+            # PP_ATTRIBUTE_MAX, PP_ATTRIBUTE_BELOW_MINIMUM, PP_ATTRIBUTE_ZERO under attribute_zero=forbid
+            v = f"${ab['value_col']}${row + 1}"
+            _red(writer, ws, row, col_index(ab["value_col"]), row,
+                 f'AND(ISNUMBER({v}),OR({v}>rules.attribute.max,{v}<rules.attribute.min,'
+                 f'AND({v}<rules.attribute.start,pp.options.attribute_zero="forbid")))')
+
+    def decorate_table(self, writer, ws, table: Table) -> None:
+        f = PpFormulas(self.layout)
+        first, last = table.header_row, table.header_row + table.rows - 1  # zero-based data rows
+
+        def ref(key: str) -> str:
+            return f"${table.cell(key, 0)}"
+
+        if table.id == "skills":
+            name, level = ref("name"), ref("level")
+            # PP_SKILL_MAX, PP_SKILL_BELOW_ZERO
+            _red(writer, ws, first, table.col("level"), last,
+                 f'AND({name}<>"",ISNUMBER({level}),OR({level}>rules.skill.max,{level}<rules.skill.start))')
+            # PP_SKILL_UNKNOWN under unknown_skills=reject: no list has the name
+            _red(writer, ws, first, table.col("name"), last,
+                 f'AND({name}<>"",{ref("label")}="",pp.options.unknown_skills="reject")')
+            for slot in range(self.slots(table)):
+                sname, slevel = ref(f"{_SLOTS}.{slot}.name"), ref(f"{_SLOTS}.{slot}.level")
+                # PP_SPECIALIZATION_MAX (only where the engine reaches the slot)
+                _red(writer, ws, first, table.col(f"{_SLOTS}.{slot}.level"), last,
+                     f'AND({name}<>"",{sname}<>"",{f._level_ok(level)},ISNUMBER({slevel}),'
+                     f'{slevel}>rules.specialization.max)')
+        elif table.id == "feats":
+            # PP_FEATS_NOT_IN_USE: the rules sheet's 特技 option set to unused
+            _red(writer, ws, first, table.col("name"), last,
+                 f'AND({ref("name")}<>"",pp.options.feats="unused")')
+        elif table.id in ("weapons", "alt_speeds"):
+            t = tables()
+            fields = {x.id: x for x in (t.weapon_fields if table.id == "weapons" else [t.machine_field("speed")])}
+            for col in table.columns:
+                spec = fields.get(col.key)
+                if spec is not None and spec.minimum is not None and not col.computed:
+                    # PP_MACHINE_MINIMUM
+                    _red(writer, ws, first, table.col(col.key), last,
+                         f'AND(ISNUMBER({ref(col.key)}),{ref(col.key)}<{spec.minimum})')
+
+    def finish(self, writer, ws) -> None:
+        f = PpFormulas(self.layout)
+        # PP_COMBAT_BOOST_BELOW_START
+        cb = self._field_cell("/combat_boost")
+        r, c = parse_a1(cb)
+        _red(writer, ws, r, c, r, f'AND(ISNUMBER(${cb[0]}${cb[1:]}),{cb}<rules.combat_boost.start)')
+        # PP_OVER_BUDGET, PP_TOTAL_MISMATCH: on the total, as the up sheet does
+        total = f.computed_cell("pp.totals.computed").split("!")[1]
+        formula = f.computed_cell("pp.totals.formula").split("!")[1]
+        budget = f.computed_cell("pp.totals.budget").split("!")[1]
+        r, c = parse_a1(total)
+        _red(writer, ws, r, c, r, f'OR({total}<>{formula},AND({budget}<>"",MAX({total},{formula})>{budget}))')
+        # PP_MACHINE_MINIMUM on the machine block (its own sheet)
+        for spec in tables().machine_fields:
+            fld = next((x for x in self.layout.fields if x.pointer == f"/machine/{spec.id}"), None)
+            if fld is None or spec.minimum is None:
+                continue
+            mws = writer.wb.get_worksheet_by_name(fld.sheet or self.layout.input_sheet)
+            r, c = parse_a1(fld.cell)
+            ref = a1(r, c, True)
+            _red(writer, mws, r, c, r, f"AND(ISNUMBER({ref}),{ref}<{spec.minimum})")
+
+    def _field_cell(self, pointer_: str) -> str:
+        return next(x.cell for x in self.layout.fields if x.pointer == pointer_)
+
+    @staticmethod
+    def slots(table: Table) -> int:
+        return len([c for c in table.columns if c.key.startswith(f"{_SLOTS}.") and c.key.endswith(".name")])
+
+    # --- what the sheet cannot hold ------------------------------------------------------------
+    def check_capacity(self, doc) -> None:
+        table = self.layout.table("skills")
+        n = self.slots(table)
+        for i, s in enumerate(rows_of(doc, table)):
+            specs = s.get(_SLOTS) if isinstance(s, Mapping) else None
+            if isinstance(specs, list) and len(specs) > n:
+                raise OutputError(f"{table.label} {i + 1}: the sheet holds {n} specializations per "
+                                  f"skill, the document has {len(specs)} (/skills/{i}/{_SLOTS})")
+
+    def unmapped(self, doc) -> dict[str, Any]:
+        out = super().unmapped(doc)
+        kept: dict[str, Any] = {}
+        for key, node in _layout_tree(self.layout).items():
+            if key in doc:
+                _walk(doc[key], node, pointer(key), kept)
+        if kept:
+            out["_unmapped_paths"] = kept
+        return out
+
+    def restore(self, doc, extra) -> None:
+        kept = extra.pop("_unmapped_paths", None)
+        if not isinstance(kept, dict):
+            return
+        left = {}
+        for ptr in sorted(kept, key=_sort_key):
+            if not _put_back(doc, _parts(ptr), kept[ptr]):
+                left[ptr] = kept[ptr]
+        if left:
+            extra["_unmapped_paths"] = left
+
+    def read_context(self, rd) -> dict[str, Any]:
+        skills = read_context_skills(rd)
+        return {"skills": skills} if skills else {}
+
+
+def _red(writer, ws, first_row: int, col: int, last_row: int, criteria: str) -> None:
+    ws.conditional_format(first_row, col, last_row, col, {"type": "formula", "format": writer.fmt["bad"],
+                                                          "criteria": "=" + criteria})
+
+
+class _Cached:
+    """The engine's value of every computed cell (what a spreadsheet shows after recalculating)."""
+
+    def __init__(self, layout: Layout, doc: Mapping[str, Any], pricing: Pricing, known: SkillList) -> None:
+        self.layout = layout
+        self.doc = doc
+        self.p = pricing
+        self.known = known
+        self.lines = {line.pointer: line.cost for line in pricing.lines}
+
+    def _derived(self, key: str) -> Any:
+        value = self.p.derived.get(key)
+        return "" if value is None else value
+
+    def _sum(self, test) -> int:
+        return sum(cost for ptr, cost in self.lines.items() if test(ptr.split("/")))
+
+    def attribute(self, aid: str, what: str) -> Any:
+        if what == "cost":
+            return self.lines.get(f"/attributes/{aid}", 0)
+        return self._derived(f"/derived/attributes/{aid}/{what}")
+
+    def scalar(self, name: str) -> Any:
+        p = self.p
+        values = {
+            "total": lambda: p.total,
+            "remainder": lambda: "" if p.remainder is None else p.remainder,
+            "budget": lambda: "" if p.budget is None else p.budget,
+            "attributes_cost": lambda: self._sum(lambda s: s[1] == "attributes"),
+            "skills_cost": lambda: self._sum(lambda s: s[1] == "skills" and len(s) == 4),
+            "specializations_cost": lambda: self._sum(lambda s: s[1] == "skills" and len(s) > 4),
+            "combat_boost_cost": lambda: self.lines.get("/combat_boost", 0),
+            "feats_cost": lambda: self._sum(lambda s: s[1] == "feats"),
+            "initiative": lambda: self._derived("/derived/initiative"),
+            "unit_initiative": lambda: self._derived("/derived/unit_initiative"),
+            "explosion_penetration": lambda: self._derived("/derived/machine/explosion_penetration"),
+        }
+        return values[name]()
+
+    def row(self, table: Table, i: int, key: str) -> Any:
+        row = rows_of(self.doc, table)[i]
+        row = row if isinstance(row, Mapping) else {}
+        if table.id == "skills":
+            return self._skill(i, row, key)
+        if table.id == "feats":
+            return self.lines.get(f"/feats/{i}", "")
+        if table.id == "alt_speeds":
+            return self._derived(f"/derived/machine/alt_speeds/{i}/unit_initiative")
+        if table.id == "weapons":
+            what = {"gauges": "gauges", "effective_evasion": "evasion_target"}[key]
+            return self._derived(f"/derived/machine/weapons/{i}/{what}")
+        raise KeyError((table.id, key))
+
+    def _skill(self, i: int, row: Mapping[str, Any], key: str) -> Any:
+        if key.startswith(f"{_SLOTS}."):
+            slot = int(key.split(".")[1])
+            specs = row.get(_SLOTS)
+            spec = specs[slot] if isinstance(specs, list) and slot < len(specs) else None
+            if not isinstance(spec, Mapping) or not isinstance(spec.get("name"), str):
+                return ""
+            return self.lines.get(f"/skills/{i}/{_SLOTS}/{slot}/level", 0)
+        name = row.get("name")
+        if not isinstance(name, str):
+            return ""
+        if key == "label":
+            d = self.known.resolve(name)
+            return d.label if d else ""
+        if key == "cost":
+            return self.lines.get(f"/skills/{i}/level", 0)
+        return self._derived(f"/derived/skills/{i}/{key}")
+
+
+# --- the document's content the sheet has no cell for ------------------------------------------
+# A tree of what the layout maps: objects are dicts, a leaf is True, a table's rows are
+# ("rows", {column tree}). Anything else in the document (an unknown key, a specialization's
+# notes, a row that is not an object, a null) is kept in the hidden data sheet by pointer and put
+# back on reading wherever the sheet gave nothing.
+
+def _layout_tree(layout: Layout) -> dict[str, Any]:
+    root: dict[str, Any] = {}
+    for f in layout.fields:
+        _put(root, [p for p in f.pointer.split("/") if p], True)
+    for t in layout.tables:
+        cols: dict[str, Any] = {}
+        for c in t.columns:
+            if c.computed:
+                continue
+            parts = c.key.split(".")
+            if len(parts) == 3 and parts[1].isdigit():
+                _put(cols.setdefault(parts[0], ("rows", {}))[1], parts[2:], True)
+            else:
+                _put(cols, parts, True)
+        _put(root, [p for p in t.pointer.split("/") if p], ("rows", cols))
+    return root
+
+
+def _put(tree: dict[str, Any], parts: list[str], value: Any) -> None:
+    for p in parts[:-1]:
+        tree = tree.setdefault(p, {})
+    tree[parts[-1]] = value
+
+
+def _walk(value: Any, node: Any, at: str, kept: dict[str, Any]) -> None:
+    if node is True:
+        if value is None:
+            kept[at] = None
+        return
+    if isinstance(node, tuple):
+        if not isinstance(value, list):
+            kept[at] = value
+            return
+        for i, item in enumerate(value):
+            if not isinstance(item, Mapping) or not _shows(item, node[1]):
+                kept[f"{at}/{i}"] = item
+            else:
+                _walk(item, node[1], f"{at}/{i}", kept)
+        return
+    if not isinstance(value, Mapping):
+        kept[at] = value
+        return
+    for key, v in value.items():
+        if key in node:
+            _walk(v, node[key], at + pointer(key), kept)
+        else:
+            kept[at + pointer(key)] = v
+
+
+def _shows(item: Mapping[str, Any], cols: dict[str, Any]) -> bool:
+    """Whether a row leaves something in a cell (a blank row is not read back)."""
+    for key, node in cols.items():
+        v = item.get(key)
+        if node is True and v is not None and not (isinstance(v, str) and not v.strip()) and v != []:
+            return True
+        if isinstance(node, tuple) and isinstance(v, list) and any(
+                isinstance(x, Mapping) and _shows(x, node[1]) for x in v):
+            return True
+    return False
+
+
+def _parts(ptr: str) -> list[str]:
+    return [p.replace("~1", "/").replace("~0", "~") for p in ptr.split("/")[1:]]
+
+
+def _sort_key(ptr: str) -> tuple:
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in _parts(ptr))
+
+
+def _put_back(doc: dict[str, Any], parts: list[str], value: Any) -> bool:
+    """Put ``value`` at ``parts`` unless the sheet gave something there (a list item is
+    inserted at its index); False, with ``doc`` unchanged, when there is no place for it."""
+    if not _place(doc, parts, value, dry_run=True):
+        return False
+    return _place(doc, parts, value, dry_run=False)
+
+
+def _place(obj: Any, parts: list[str], value: Any, dry_run: bool) -> bool:
+    for k, p in enumerate(parts[:-1]):
+        if isinstance(obj, list):
+            if not p.isdigit() or int(p) >= len(obj):
+                return False
+            obj = obj[int(p)]
+        elif isinstance(obj, dict):
+            if p not in obj:
+                new: Any = [] if parts[k + 1].isdigit() else {}
+                if dry_run:
+                    obj = new
+                    continue
+                obj[p] = new
+            obj = obj[p]
+        else:
+            return False
+    last = parts[-1]
+    if isinstance(obj, list):
+        if not last.isdigit() or int(last) > len(obj):
+            return False
+        if not dry_run:
+            obj.insert(int(last), value)
+        return True
+    if isinstance(obj, dict):
+        if not dry_run:
+            obj.setdefault(last, value)
+        return True
+    return False
+
+
+SPEC = PpSheetSpec()

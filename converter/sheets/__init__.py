@@ -14,12 +14,14 @@ from ..documents import write_atomic
 SHEET_SUFFIXES = (".xlsx", ".xlsm")
 
 
-def template_bytes(system: str, options: Mapping[str, str] | None = None) -> bytes:
-    """The empty template of ``system`` as .xlsx bytes (byte-stable for the same version)."""
+def template_bytes(system: str, options: Mapping[str, str] | None = None,
+                   context: Mapping[str, Any] | None = None) -> bytes:
+    """The empty template of ``system`` as .xlsx bytes (byte-stable for the same version);
+    ``context`` fills what the workbook holds besides a document (mailgear's catalog sheet)."""
     from .spec import sheet_spec
     from .writer import build_workbook
 
-    return build_workbook(sheet_spec(system), None, options)
+    return build_workbook(sheet_spec(system), None, options, context)
 
 
 def sheet_bytes(doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
@@ -32,8 +34,9 @@ def sheet_bytes(doc: Mapping[str, Any], options: Mapping[str, str] | None = None
 
 
 def write_template(system: str, path: str | Path, force: bool = False,
-                   options: Mapping[str, str] | None = None) -> Path:
-    return write_atomic(path, template_bytes(system, options), force)
+                   options: Mapping[str, str] | None = None,
+                   context: Mapping[str, Any] | None = None) -> Path:
+    return write_atomic(path, template_bytes(system, options, context), force)
 
 
 def write_sheet(doc: Mapping[str, Any], path: str | Path, force: bool = False,

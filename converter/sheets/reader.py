@@ -72,6 +72,7 @@ def read_workbook(path: str | Path) -> SheetRead:
         if declared is not None:
             doc["declared_total"] = declared
     extra_text = rd.raw(f"{system}.extra")
+    extra: dict[str, Any] = {}
     if extra_text:
         try:
             extra = json.loads(extra_text)
@@ -79,6 +80,8 @@ def read_workbook(path: str | Path) -> SheetRead:
             extra = {"_unparsed": str(extra_text)}
         if not isinstance(extra, dict):
             extra = {"_unparsed": extra}
+    spec.after_tables(doc, rd, extra)
+    if extra_text:
         unmapped = extra.pop("_unmapped", {})
         spec.restore(doc, extra)
         if extra:

@@ -82,6 +82,11 @@ class SheetSpec:
         raise NotImplementedError
 
     # Hooks.
+    def shown(self, doc: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The document as the sheet lays it out (e.g. a list flattened into columns); the
+        writer fills fields, blocks and tables from it. Default: the document itself."""
+        return doc
+
     def write_blocks(self, writer: "SheetWriter", ws, doc, cached: Cached) -> None:
         """Input areas a plain field or table cannot describe."""
 
@@ -104,6 +109,10 @@ class SheetSpec:
 
     def after_read(self, doc: dict[str, Any], rd: "CellReader") -> None:
         """Read the areas ``write_blocks`` wrote."""
+
+    def after_tables(self, doc: dict[str, Any], rd: "CellReader", extra: dict[str, Any]) -> None:
+        """Reshape what fields and tables read into the document (the inverse of ``shown``);
+        may take its own keys out of ``extra``, the data sheet's kept content."""
 
     def restore(self, doc: dict[str, Any], extra: dict[str, Any]) -> None:
         """Put back what ``unmapped`` kept (beyond ``_unmapped`` top-level keys)."""

@@ -64,14 +64,16 @@ def build_workbook(spec: "SheetSpec", doc: Mapping[str, Any] | None,
 
     cached = spec.cached(doc, opts, dict(context or {}))
     writer = SheetWriter(wb, spec, fmt)
+    view = spec.shown(doc) if doc else doc  # the document as the sheet lays it out
+    writer.doc, writer.cached = view, cached
 
     ws_in.write(0, 1, layout.title, fmt["title"])
     ws_in.set_column(1, 1, 20)
     ws_in.set_column(2, 8, 11)
     for fld in layout.fields:
         writer.field(sheets[fld.sheet or layout.input_sheet], fld,
-                     get_path(doc, fld.pointer) if doc else None)
-    spec.write_blocks(writer, ws_in, doc, cached)
+                     get_path(view, fld.pointer) if view else None)
+    spec.write_blocks(writer, ws_in, view, cached)
 
     titled: set[str] = set()
     sheet_titles = layout.raw.get("sheet_titles", {})
@@ -81,7 +83,7 @@ def build_workbook(spec: "SheetSpec", doc: Mapping[str, Any] | None,
             titled.add(table.sheet)
             ws.write(0, 0, f"{layout.title}: {sheet_titles.get(table.sheet, table.label)}", fmt["title"])
         ws.write(table.header_row - 2, col_index(table.first_col), table.label, fmt["label"])
-        writer.table(ws, table, rows_of(doc, table), cached)
+        writer.table(ws, table, rows_of(view, table), cached)
 
     declared = layout.raw.get("declared_total")
     for comp in layout.computed:
@@ -140,6 +142,8 @@ class SheetWriter:
         self.layout = spec.layout
         self.fmt = fmt
         self.lists = spec.lists()
+        self.doc: Mapping[str, Any] | None = None  # the document as shown (spec.shown), for hooks
+        self.cached: "Cached | None" = None
 
     def field(self, ws, fld, value) -> None:
         r, c = parse_a1(fld.cell)

@@ -10,7 +10,7 @@ from pathlib import Path
 from converter.sheets import write_sheet
 
 HERE = Path(__file__).resolve().parent
-SHEET_SYSTEMS = ("up",)
+SHEET_SYSTEMS = ("up", "pp")
 
 
 def sample_documents() -> list[Path]:

@@ -93,3 +93,106 @@ def up_unit(draw) -> dict:
         doc["transformation"] = {"group": "G", "forms": [{"name": "B", "up": draw(st.integers(500, 3000))}],
                                  "one_way": draw(st.booleans())}
     return doc
+
+
+# --- pp (seed 003) -------------------------------------------------------------------------------
+# Names from an alphabet the sheet's name key and the engine's agree on (no Latin letters, whose
+# case Excel ignores; no brackets or spaces, which both drop).
+_pp_names = st.text(alphabet="アイウエオカキクケコ射撃運転料理整備01", min_size=1, max_size=6)
+
+
+def _pp_tables():
+    from converter.rules.pp.tables import tables as pp_tables
+
+    return pp_tables()
+
+
+@st.composite
+def pp_skill(draw, names: list[str], specializations: list[str]) -> dict:
+    """A skill row: a seed skill (as the seed or a synonym spells it) or another name, a level
+    0..8, sometimes an attribute, and up to four sub-categories (the sheet's slots)."""
+    from converter.rules.pp.tables import ATTRIBUTE_IDS
+
+    s: dict = {"name": draw(st.sampled_from(names) | _pp_names), "level": draw(st.integers(0, 8))}
+    if draw(st.integers(0, 3)) == 0:
+        s["attribute"] = draw(st.sampled_from(list(ATTRIBUTE_IDS)))
+    if draw(st.integers(0, 2)) == 0:
+        spec_names = draw(st.lists(st.sampled_from(specializations) | _pp_names, unique=True,
+                                   min_size=1, max_size=4))
+        s["specializations"] = [{"name": n, "level": draw(st.integers(1, 8))} for n in spec_names]
+    if draw(st.integers(0, 4)) == 0:
+        s["notes"] = draw(st.sampled_from(["=1+1", "メモ", "+2"]))
+    return s
+
+
+@st.composite
+def pp_machine(draw) -> dict:
+    """A machine block: every described figure, up to 8 weapons and 3 conditional speeds."""
+    t = _pp_tables()
+    m: dict = {"name": draw(_pp_names), "speed": draw(st.integers(0, 10)),
+               "mobility": draw(st.integers(-3, 6)), "workability": draw(st.integers(-3, 6)),
+               "armor": draw(st.integers(0, 12)), "durability": draw(st.integers(0, 10)),
+               "toughness": draw(st.integers(0, 10)), "size_modifier": draw(st.integers(-3, 3)),
+               "evasion_modifier": {"dodge": draw(st.integers(-3, 6)), "parry": draw(st.integers(-3, 6))}}
+    if draw(st.booleans()):
+        m["main_system"] = draw(_pp_names)
+    if draw(st.booleans()):
+        m["main_system_modifier"] = draw(st.integers(-3, 3))
+    if draw(st.booleans()):
+        m["weight"] = draw(st.integers(0, 400)) / 10
+    if draw(st.booleans()):
+        m["escape"] = draw(st.booleans())
+    weapons = []
+    for name in draw(st.lists(_pp_names, max_size=8)):
+        w: dict = {"name": name, "hit_target": draw(st.integers(0, 12)),
+                   "evasion_target": draw(st.integers(0, 12)), "penetration": draw(st.integers(0, 20)),
+                   "damage": draw(st.sampled_from(list(t.damage_classes)))}
+        if draw(st.booleans()):
+            w["melee"] = draw(st.booleans())
+        if draw(st.booleans()):
+            w["tracking"] = draw(st.integers(0, 6))
+        if draw(st.booleans()):
+            w["engagements"] = draw(st.lists(st.sampled_from(list(t.engagements)), unique=True,
+                                             min_size=1, max_size=3))
+        weapons.append(w)
+    if weapons:
+        m["weapons"] = weapons
+    if draw(st.booleans()):
+        m["alt_speeds"] = [{"condition": draw(_pp_names), "speed": draw(st.integers(0, 10))}
+                           for _ in range(draw(st.integers(1, 3)))]
+    return m
+
+
+@st.composite
+def pp_character(draw) -> dict:
+    """A `pp` character the sheet can hold: attributes 0..12, up to 12 skills with up to four
+    specializations, CB, 特技, a group skill list, and sometimes a machine."""
+    from converter.rules.pp.tables import ATTRIBUTE_IDS
+
+    t = _pp_tables()
+    seed_names = [n for s in t.seed_skills for n in [s["label"], *s.get("synonyms", ())]]
+    seed_specs = [x["label"] for s in t.seed_skills for x in s.get("specializations", ())]
+    group = draw(st.lists(_pp_names, unique=True, max_size=3))
+    doc: dict = {"system": "pp", "format": 1, "name": draw(_pp_names),
+                 "attributes": {a: draw(st.integers(0, 12)) for a in ATTRIBUTE_IDS}}
+    if draw(st.booleans()):
+        doc["budget"] = draw(st.integers(1, 300))
+    if group:
+        doc["skill_list"] = [n if k % 2 else {"name": n, "attribute": draw(st.sampled_from(list(ATTRIBUTE_IDS))),
+                                               "specializations": ["整備"]}
+                             for k, n in enumerate(group)]
+    skills = [draw(pp_skill(seed_names + group, seed_specs + ["整備"])) for _ in range(draw(st.integers(0, 12)))]
+    if skills:
+        doc["skills"] = skills
+    if draw(st.booleans()):
+        doc["combat_boost"] = draw(st.integers(3, 8))
+    feats = [{"name": n} for n in draw(st.lists(_pp_names, max_size=6))]
+    if feats:
+        doc["feats"] = feats
+    if draw(st.integers(0, 2)) == 0:
+        doc["machine"] = draw(pp_machine())
+    if draw(st.booleans()):
+        doc["player"] = draw(_pp_names)
+    if draw(st.booleans()):
+        doc["notes"] = draw(st.sampled_from(["=SUM(A1)", "+1 強化", "-メモ", "@作者", "普通のメモ"]))
+    return doc

@@ -1,0 +1,155 @@
+"""Session fixtures for the pp workbook tests: every case written once, probed for red cells, and
+recalculated by LibreOffice in one call."""
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from converter.sheets import sheet_bytes, template_bytes
+
+from .conftest import HELPER_COL, with_rule_probes
+from .libreoffice import recalculate
+
+ROOT = Path(__file__).resolve().parents[2]
+PP_SAMPLES = sorted((ROOT / "samples" / "pp").glob("*.json"))
+BROKEN_PP = sorted((ROOT / "samples" / "broken" / "pp").glob("*.json"))
+GENERATED_PP = 12
+# A group's own list given as context (`mechasheet write DOC --skills FILE`).
+CONTEXT_SKILLS = [{"name": "射撃", "attribute": "sense", "specializations": ["拳銃", "小銃"]},
+                  "応急手当"]
+# Readings that make the option-dependent rules bite (RULES-NOTES: feats, unknown skills, 0).
+STRICT = {"feats": "unused", "unknown_skills": "reject", "attribute_zero": "forbid"}
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=1)
+def generated_characters() -> list[dict]:
+    """GENERATED_PP characters from the shared strategy, the same on every run."""
+    from hypothesis import HealthCheck, given, settings
+
+    from ..strategies import pp_character
+
+    found: list[dict] = []
+
+    @settings(max_examples=GENERATED_PP * 3, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(pp_character())
+    def collect(doc: dict) -> None:
+        if len(found) < GENERATED_PP and doc.get("skills") and len(doc["skills"]) > 2:
+            found.append(doc)
+
+    collect()
+    return found
+
+
+def edited(doc: dict) -> dict:
+    """The character with 【肉体】 one higher and the first skill one level up (or a skill added)."""
+    d = json.loads(json.dumps(doc))
+    d["attributes"]["body"] = d["attributes"].get("body", 1) + 1
+    if d.get("skills"):
+        d["skills"][0]["level"] = d["skills"][0].get("level", 0) + 1
+    else:
+        d["skills"] = [{"name": "知識／戦術", "level": 2}]
+    return d
+
+
+def strict_case() -> dict:
+    """The pilot with 【社会】 0, a skill no list has and a 特技: red under STRICT readings."""
+    d = load(ROOT / "samples" / "pp" / "pilot_with_machine.json")
+    d["attributes"]["social"] = 0
+    d["skills"].append({"name": "料理", "level": 1})
+    d["feats"] = [{"name": "精密射撃"}, {"name": "エース"}]
+    d.pop("declared_total")
+    return d
+
+
+def context_case() -> dict:
+    """The ordinary person with a skill and a sub-category only the group's list has."""
+    d = load(ROOT / "samples" / "pp" / "ordinary_person.json")
+    d["skills"].append({"name": "〈射撃〉", "level": 1, "specializations": [{"name": "拳銃", "level": 3}]})
+    d.pop("declared_total")
+    return d
+
+
+@dataclass
+class Case:
+    """One workbook of the LibreOffice run: what was written, and where its probes are."""
+
+    name: str
+    doc: dict | None
+    options: dict[str, str] = field(default_factory=dict)
+    context: dict[str, Any] = field(default_factory=dict)
+    written: Path | None = None  # as mechasheet wrote it (cached results)
+    recalculated: Path | None = None  # after LibreOffice
+    probes: dict[str, str] = field(default_factory=dict)  # helper cell → the cell it judges
+
+
+def cases() -> list[Case]:
+    out = [Case("template", None)]
+    out += [Case(p.stem, load(p)) for p in PP_SAMPLES + BROKEN_PP]
+    out += [Case(f"{p.stem}.edited", load(p)) for p in PP_SAMPLES]
+    out.append(Case("strict", strict_case(), options=dict(STRICT)))
+    out.append(Case("context", context_case(), context={"skills": CONTEXT_SKILLS}))
+    out += [Case(f"generated-{k:02d}", doc) for k, doc in enumerate(generated_characters())]
+    return out
+
+
+def cell_of(wb, name: str, index: int = 0) -> str:
+    """'Sheet!A1' of a defined name (the index-th cell of a column name)."""
+    sheet, ref = next(iter(wb.defined_names[name].destinations))
+    ref = ref.replace("$", "").split(":")[0]
+    col = "".join(ch for ch in ref if ch.isalpha())
+    return f"{sheet}!{col}{int(''.join(ch for ch in ref if ch.isdigit())) + index}"
+
+
+def edit_inputs(path: Path, doc: dict) -> None:
+    """Type the edited values into a written sheet, as a player would."""
+    import openpyxl
+
+    new = edited(doc)
+    wb = openpyxl.load_workbook(path)
+
+    def put(name: str, value: Any, index: int = 0) -> None:
+        sheet, ref = cell_of(wb, name, index).split("!")
+        wb[sheet][ref] = value
+
+    put("pp.attributes.body", new["attributes"]["body"])
+    put("pp.skills.name", new["skills"][0]["name"])
+    put("pp.skills.level", new["skills"][0]["level"])
+    wb.save(path)
+
+
+@pytest.fixture(scope="session")
+def pp_workbooks(tmp_path_factory) -> dict[str, Case]:
+    """Every case written, red-cell probes added, and all recalculated in one LibreOffice call."""
+    base = tmp_path_factory.mktemp("pp-lo")
+    src = base / "src"
+    src.mkdir()
+    all_cases = cases()
+    for case in all_cases:
+        data = template_bytes("pp") if case.doc is None else \
+            sheet_bytes(case.doc, case.options, case.context)
+        case.written = src / f"{case.name}.written.xlsx"
+        case.written.write_bytes(data)
+        source = case.written
+        if case.name.endswith(".edited"):
+            source = src / f"{case.name}.typed.xlsx"
+            source.write_bytes(data)
+            edit_inputs(source, case.doc)
+        case.probes = with_rule_probes(source, src / f"{case.name}.xlsx")
+    out = recalculate([src / f"{c.name}.xlsx" for c in all_cases], base / "out", base / "profile")
+    for case, path in zip(all_cases, out):
+        case.recalculated = path
+    return {c.name: c for c in all_cases}
+
+
+__all__ = ["BROKEN_PP", "CONTEXT_SKILLS", "Case", "GENERATED_PP", "HELPER_COL", "PP_SAMPLES", "ROOT",
+           "STRICT", "cell_of", "edited", "generated_characters", "load", "pp_workbooks"]

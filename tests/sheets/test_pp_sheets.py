@@ -42,6 +42,8 @@ def normalized(doc: dict) -> dict:
 
 
 def roundtrip(doc: dict, tmp: Path) -> dict:
+    """The document read back from its written sheet; only a value outside its dropdown (破壊力 X)
+    may make a reader finding."""
     path = write_sheet(doc, tmp / "character.xlsx", force=True)
     back, findings, _ = read_sheet(path)
     assert [f.code for f in findings if f.code != "SHEET_ENUM_UNKNOWN"] == []
@@ -162,6 +164,32 @@ def test_content_without_a_cell_is_kept(tmp_path: Path):
     pilot["machine"]["paint"] = "赤"
     back, _, _ = read_sheet(write_sheet(pilot, tmp_path / "p.xlsx"))
     assert back["machine"]["paint"] == "赤" and back["machine"]["speed"] == 4
+
+
+def test_reader_takes_typed_numbers_and_places_specializations(tmp_path: Path):
+    """A full-width weight and level are read as numbers; a sub-category typed in the third slot
+    is the skill's first, and check names the cell it was typed in."""
+    path = write_sheet(load(PP_SAMPLES[2]), tmp_path / "c.xlsx")  # veteran: 〈直接砲撃〉 has two
+    wb = openpyxl.load_workbook(path)
+
+    def cell(name, index=0):
+        sheet, ref = cell_of(wb, name, index).split("!")
+        return wb[sheet][ref]
+
+    cell("pp.machine.weight").value = "１２．５"
+    cell("pp.skills.level", 1).value = "５"
+    for slot in (0, 1):
+        cell(f"pp.skills.specializations.{slot}.name").value = None
+        cell(f"pp.skills.specializations.{slot}.level").value = None
+    cell("pp.skills.specializations.2.name").value = "ビーム兵器"
+    cell("pp.skills.specializations.2.level").value = 9
+    wb.save(path)
+    doc, findings, _ = read_sheet(path)
+    assert findings == []
+    assert doc["machine"]["weight"] == 12.5 and doc["skills"][1]["level"] == 5
+    assert doc["skills"][0]["specializations"] == [{"name": "ビーム兵器", "level": 9}]
+    found = [f for f in check_path(path).findings if f.code == "PP_SPECIALIZATION_MAX"]
+    assert [f.cell for f in found] == [cell_of(wb, "pp.skills.specializations.2.level")]
 
 
 def test_too_many_specializations_is_an_error_not_a_cut(tmp_path: Path):

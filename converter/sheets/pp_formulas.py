@@ -85,7 +85,7 @@ class PpFormulas:
             return table.cell(key, i, True)
         return c
 
-    def _level_ok(self, level: str) -> str:
+    def level_ok(self, level: str) -> str:
         """The engine prices a level that is blank (the start, 0) or a whole number ≥ 0."""
         return f'IF({level}="",TRUE,IF({_is_whole(level)},{level}>=rules.skill.start,FALSE))'
 
@@ -101,13 +101,13 @@ class PpFormulas:
     def skill_meaning(self, table: Table, i: int) -> str:
         c = self._row(table, i)
         lv = c("level")
-        return (f'=IF(OR({c("name")}="",NOT({self._level_ok(lv)})),"",'
+        return (f'=IF(OR({c("name")}="",NOT({self.level_ok(lv)})),"",'
                 f'IFERROR(VLOOKUP({self._level(lv)},rules.skill_meanings,2,FALSE),""))')
 
     def skill_cost(self, table: Table, i: int) -> str:
         c = self._row(table, i)
         lv = c("level")
-        return (f'=IF({c("name")}="","",IF({self._level_ok(lv)},'
+        return (f'=IF({c("name")}="","",IF({self.level_ok(lv)},'
                 f'{_ladder("rules.skill.per", self._level(lv), "rules.skill.start")},0))')
 
     def skill_dice(self, table: Table, i: int) -> str:
@@ -115,14 +115,14 @@ class PpFormulas:
         c = self._row(table, i)
         default = f'INDEX(rules.skill_names.3,MATCH({c("label")},rules.skill_names.2,0))'
         attr = f'IF({c("attribute")}="",{default},{c("attribute")})'
-        return (f'=IF(OR({c("name")}="",NOT({self._level_ok(c("level"))})),"",'
+        return (f'=IF(OR({c("name")}="",NOT({self.level_ok(c("level"))})),"",'
                 f'IFERROR(INDEX({self.dice_range()},MATCH({attr},list.attributes,0)),""))')
 
     def skill_pool(self, table: Table, i: int) -> str:
         """As the engine's dice_pool: 4D10（各+2）; ? when no attribute gives the dice."""
         c = self._row(table, i)
         lv = self._level(c("level"))
-        return (f'=IF(OR({c("name")}="",NOT({self._level_ok(c("level"))})),"",'
+        return (f'=IF(OR({c("name")}="",NOT({self.level_ok(c("level"))})),"",'
                 f'IF({c("dice")}="","?",{c("dice")})&"D10"&IF({lv}>0,"（各+"&{lv}&"）",""))')
 
     def specialization_cost(self, table: Table, i: int, slot: int) -> str:
@@ -130,7 +130,7 @@ class PpFormulas:
         c = self._row(table, i)
         name, lv = c(f"specializations.{slot}.name"), c(f"specializations.{slot}.level")
         base = self._level(c("level"))
-        return (f'=IF({name}="","",IF(AND({c("name")}<>"",{self._level_ok(c("level"))},{_is_whole(lv)}),'
+        return (f'=IF({name}="","",IF(AND({c("name")}<>"",{self.level_ok(c("level"))},{_is_whole(lv)}),'
                 f'IF({lv}>{base},{_ladder("rules.specialization.per", lv, base)},0),0))')
 
     def skill_level_of(self, skill_id: str) -> str:

@@ -95,7 +95,7 @@ class PpSheetSpec(SheetSpec):
                 sname, slevel = ref(f"{_SLOTS}.{slot}.name"), ref(f"{_SLOTS}.{slot}.level")
                 # PP_SPECIALIZATION_MAX (only where the engine reaches the slot)
                 _red(writer, ws, first, table.col(f"{_SLOTS}.{slot}.level"), last,
-                     f'AND({name}<>"",{sname}<>"",{f._level_ok(level)},ISNUMBER({slevel}),'
+                     f'AND({name}<>"",{sname}<>"",{f.level_ok(level)},ISNUMBER({slevel}),'
                      f'{slevel}>rules.specialization.max)')
         elif table.id == "feats":
             # PP_FEATS_NOT_IN_USE: the rules sheet's 特技 option set to unused
@@ -103,7 +103,8 @@ class PpSheetSpec(SheetSpec):
                  f'AND({ref("name")}<>"",pp.options.feats="unused")')
         elif table.id in ("weapons", "alt_speeds"):
             t = tables()
-            fields = {x.id: x for x in (t.weapon_fields if table.id == "weapons" else [t.machine_field("speed")])}
+            described = t.weapon_fields if table.id == "weapons" else [t.machine_field("speed")]
+            fields = {x.id: x for x in described}
             for col in table.columns:
                 spec = fields.get(col.key)
                 if spec is not None and spec.minimum is not None and not col.computed:
@@ -114,9 +115,9 @@ class PpSheetSpec(SheetSpec):
     def finish(self, writer, ws) -> None:
         f = PpFormulas(self.layout)
         # PP_COMBAT_BOOST_BELOW_START
-        cb = self._field_cell("/combat_boost")
-        r, c = parse_a1(cb)
-        _red(writer, ws, r, c, r, f'AND(ISNUMBER(${cb[0]}${cb[1:]}),{cb}<rules.combat_boost.start)')
+        r, c = parse_a1(self._field_cell("/combat_boost"))
+        cb = a1(r, c, True)
+        _red(writer, ws, r, c, r, f"AND(ISNUMBER({cb}),{cb}<rules.combat_boost.start)")
         # PP_OVER_BUDGET, PP_TOTAL_MISMATCH: on the total, as the up sheet does
         total = f.computed_cell("pp.totals.computed").split("!")[1]
         formula = f.computed_cell("pp.totals.formula").split("!")[1]

@@ -1,0 +1,388 @@
+"""The catalog sheet: the tables seed 001 names but does not give, inside the workbook.
+
+Written from the catalog a caller passes (``context["catalog"]``), or left with empty rows for
+a group to fill; read back into a :class:`~converter.rules.mailgear.catalog.Catalog` whose
+findings name the catalog sheet's cells. The pilot sheet's formulas look base stats, weapon
+figures and option effects up here by defined name (``catalog.<table>.<column>``).
+
+A model is two tables here: the model list (name, notes) and one row per model and rank.
+What the sheet cannot show exactly (an unknown key, a malformed row) is kept in the
+「その他（JSON）」 cell and put back when the row still reads as written.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ..rules.mailgear.catalog import Catalog, TABLES
+from ..rules.mailgear.tables import tables
+from .layout import Layout, a1
+from .mailgear_formulas import MailgearFormulas, excel_key
+from .mailgear_view import item_entry, item_row
+from .spec import FALSE, TRUE
+
+_DEFAULTS = {"catalog": "mailgear", "format": 1}
+_HEADER = (("about", "説明"), ("name", "名前"), ("json", "その他（JSON）"))
+
+
+@dataclass(frozen=True)
+class CatalogColumn:
+    key: str
+    header: str
+    kind: str = "text"
+    list: str | None = None
+    computed: str | None = None
+
+
+@dataclass(frozen=True)
+class CatalogTable:
+    id: str
+    label: str
+    rows: int
+    columns: tuple[CatalogColumn, ...]
+
+    def col(self, key: str) -> int:
+        return next(j for j, c in enumerate(self.columns) if c.key == key)
+
+
+def catalog_tables(layout: Layout) -> list[CatalogTable]:
+    """The catalog sheet's tables; the model_stats ``stats`` column becomes one per gear stat."""
+    t = tables()
+    out = []
+    for spec in layout.raw["catalog"]["tables"]:
+        cols: list[CatalogColumn] = []
+        for c in spec["columns"]:
+            if c.get("kind") == "stats":
+                cols += [CatalogColumn(sid, t.stat_labels[sid], "int") for sid in t.stat_ids]
+            else:
+                cols.append(CatalogColumn(c["key"], c["header"], c.get("kind", "text"), c.get("list"),
+                                          c.get("computed")))
+        out.append(CatalogTable(spec["id"], spec["label"], spec["rows"], tuple(cols)))
+    return out
+
+
+# --- catalog data ↔ sheet rows --------------------------------------------------------------------
+
+def _plain(entry: Mapping[str, Any], keys) -> dict[str, Any]:
+    return {k: entry[k] for k in keys if k in entry}
+
+
+def to_rows(table: CatalogTable, entries: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Sheet rows of one table (``model_stats`` from the models' ranks)."""
+    keys = [c.key for c in table.columns if not c.computed]
+    if table.id == "model_stats":
+        rows = []
+        for m in entries:
+            ranks = m.get("ranks")
+            for rank, stats in (ranks.items() if isinstance(ranks, Mapping) else ()):
+                rows.append({"model": m.get("name"), "rank": rank,
+                             **(_plain(stats, tables().stat_ids) if isinstance(stats, Mapping) else {})})
+        return rows
+    if table.id in ("weapons", "options"):
+        return [_plain(item_row(e), keys) for e in entries]
+    return [_plain(e, keys) for e in entries]
+
+
+def from_rows(table: CatalogTable, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if table.id == "weapons":
+        return [item_entry(r) for r in rows]
+    if table.id == "options":
+        return [{**item_entry(r), "effects": item_entry(r).get("effects", [])} for r in rows]
+    return [dict(r) for r in rows]
+
+
+def _models(model_rows: list[dict[str, Any]], stat_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The models: the list's rows, each with the ranks of the stat rows that name it."""
+    models = [dict(r) for r in model_rows]
+    by_key: dict[str, dict[str, Any]] = {}
+    for m in models:
+        m["ranks"] = {}
+        by_key.setdefault(excel_key(m.get("name")), m)
+    for row in stat_rows:
+        k = excel_key(row.get("model"))
+        if k not in by_key:
+            by_key[k] = {"name": row.get("model"), "ranks": {}} if row.get("model") is not None \
+                else {"ranks": {}}
+            models.append(by_key[k])
+        stats = {sid: row[sid] for sid in tables().stat_ids if sid in row}
+        by_key[k]["ranks"][_as_text(row.get("rank", ""))] = stats
+    return models
+
+
+# Which document pointer (below the row) a catalog column fills: findings name that cell.
+_COLUMN_POINTER = {**{f"band_{b}": "/bands" for b in ("cr", "sr", "mr", "lr")},
+                   **{k: "/effects" for k in ("effect_skill", "effect_levels", "effect_stat",
+                                              "effect_amount", "effect_text")}}
+
+
+class CatalogSheet:
+    """Writes and reads the catalog sheet of one layout."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.sheet = layout.raw["catalog"]["sheet"]
+        self.first_row = layout.raw["catalog"]["first_row"] - 1
+        self.tables = catalog_tables(layout)
+        self.by_id = {t.id: t for t in self.tables}
+        self.q = f"'{self.sheet}'"
+
+    # --- writing -----------------------------------------------------------------------------
+    def write(self, wb, catalog: Catalog | None, fmt: dict[str, Any],
+              lists: Mapping[str, list[tuple[Any, str]]]) -> None:
+        """Add the catalog sheet to ``wb`` with ``catalog`` (or empty rows) and name its ranges."""
+        ws = wb.add_worksheet(self.sheet)
+        raw: Mapping[str, Any] = catalog.raw if catalog is not None else {}
+        ws.write(0, 0, "カタログ（本文にない表: グループが用意するもの）", fmt["title"])
+        ws.set_column(0, 0, 16)
+        ws.set_column(1, 20, 11)
+        header = {"about": raw.get("about"), "name": raw.get("name"), "json": self._rest(raw)}
+        for r, (key, label) in enumerate(_HEADER, start=1):
+            ws.write(r, 0, label, fmt["label"])
+            value = header[key] if isinstance(header[key], str) else None
+            self._value(ws, r, 1, value, "text", None, fmt, lists)
+            wb.define_name(f"catalog.{key}", f"={self.q}!{a1(r, 1, True)}")
+        row = self.first_row
+        f = MailgearFormulas(self.layout)
+        for table in self.tables:
+            rows = to_rows(table, self.entries(raw, table.id)[0])
+            n = max(table.rows, len(rows))
+            ws.write(row, 0, table.label, fmt["label"])
+            hr = row + 1
+            ws.add_table(hr, 0, hr + n, len(table.columns) - 1, {
+                "name": f"catalog_{table.id}", "style": "Table Style Light 9", "autofilter": False,
+                "columns": [{"header": c.header} for c in table.columns]})
+            for i in range(n):
+                r = hr + 1 + i
+                data = rows[i] if i < len(rows) else None
+                for j, col in enumerate(table.columns):
+                    if col.computed:
+                        formula, value = self._key(f, table, r, data)
+                        ws.write_formula(r, j, formula, fmt["calc"], value)
+                    else:
+                        self._value(ws, r, j, data.get(col.key) if data else None, col.kind, col.list,
+                                    fmt, lists)
+            for j, col in enumerate(table.columns):
+                self._validate(ws, hr + 1, j, hr + n, col)
+                wb.define_name(f"catalog.{table.id}.{col.key}",
+                               f"={self.q}!{a1(hr + 1, j, True)}:{a1(hr + n, j, True)}")
+            row = hr + n + 2
+
+    def entries(self, raw: Mapping[str, Any], table_id: str) -> tuple[list[Any], list[int]]:
+        """The rows a table shows (objects that fill a cell) and the indices of the others."""
+        source = "models" if table_id == "model_stats" else table_id
+        shown_as = self.by_id[source]
+        value = raw.get(source)
+        entries, skipped = [], []
+        for i, e in enumerate(value if isinstance(value, list) else []):
+            if isinstance(e, Mapping) and any(v is not None for v in to_rows(shown_as, [e])[0].values()):
+                entries.append(e)
+            else:
+                skipped.append(i)
+        return entries, skipped
+
+    def _back(self, table: CatalogTable, entries: list[Any]) -> list[Any]:
+        """What ``entries`` read back as, written to this sheet."""
+        if table.id == "models":
+            stats = self.by_id["model_stats"]
+            return [_models(from_rows(table, to_rows(table, [e])), from_rows(stats, to_rows(stats, [e])))[0]
+                    for e in entries]
+        return from_rows(table, to_rows(table, entries))
+
+    def _rest(self, raw: Mapping[str, Any]) -> str | None:
+        """The JSON cell: top-level keys without a cell, rows kept as they were, rows set aside."""
+        rest: dict[str, Any] = {}
+        top = {k: v for k, v in raw.items()
+               if (k not in (*_DEFAULTS, "about", "name", *TABLES))
+               or (k in _DEFAULTS and v != _DEFAULTS[k])
+               or (k in TABLES and not isinstance(v, list))
+               or (k in ("about", "name") and not isinstance(v, str))}
+        if top:
+            rest["top"] = top
+        if raw and any(k not in raw for k in _DEFAULTS):
+            rest["absent"] = [k for k in _DEFAULTS if k not in raw]
+        if any(raw.get(k) == [] for k in TABLES):
+            rest["empty"] = [k for k in TABLES if raw.get(k) == []]
+        for table in self.tables:
+            if table.id == "model_stats":
+                continue
+            entries, skip = self.entries(raw, table.id)
+            if skip:
+                rest.setdefault("skipped", {})[table.id] = {str(i): raw[table.id][i] for i in skip}
+            for p, (e, back) in enumerate(zip(entries, self._back(table, entries))):
+                if back != e:
+                    rest.setdefault("kept", {}).setdefault(table.id, {})[str(p)] = \
+                        {"if": back, "then": copy.deepcopy(e)}
+        return json.dumps(rest, ensure_ascii=False, sort_keys=True) if rest else None
+
+    @staticmethod
+    def _key(f: MailgearFormulas, table: CatalogTable, r: int, data: Mapping[str, Any] | None):
+        """The key formula of a row and its cached result."""
+        if table.id == "model_stats":
+            m, k = a1(r, table.col("model")), a1(r, table.col("rank"))
+            if not data:
+                return f.catalog_model_key(m, k), ""
+            return f.catalog_model_key(m, k), f"{excel_key(data.get('model'))}|{_as_text(data.get('rank'))}"
+        n = a1(r, table.col("name"))
+        value = "" if not data or data.get("name") is None else excel_key(data["name"])
+        return f.catalog_item_key(n), value
+
+    @staticmethod
+    def _value(ws, r: int, c: int, value: Any, kind: str, list_id: str | None, fmt, lists) -> None:
+        cell_fmt = fmt["input"]
+        labels = dict(lists[list_id]) if list_id else {}
+        if value is None:
+            ws.write_blank(r, c, None, cell_fmt)
+        elif kind == "bool" and isinstance(value, bool):
+            ws.write_string(r, c, TRUE if value else FALSE, cell_fmt)
+        elif kind == "enum" and isinstance(value, str) and value in labels:
+            ws.write_string(r, c, labels[value], cell_fmt)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            ws.write_number(r, c, value, cell_fmt)
+        elif isinstance(value, str):
+            ws.write_string(r, c, value, cell_fmt)  # never a formula, whatever it starts with
+        else:
+            ws.write_string(r, c, json.dumps(value, ensure_ascii=False), cell_fmt)
+
+    @staticmethod
+    def _validate(ws, first: int, col: int, last: int, c: CatalogColumn) -> None:
+        if c.kind == "bool":
+            ws.data_validation(first, col, last, col, {"validate": "list", "source": [TRUE, FALSE]})
+        elif c.kind == "enum":
+            ws.data_validation(first, col, last, col, {"validate": "list", "source": f"=list.{c.list}"})
+        elif c.kind == "int":
+            ws.data_validation(first, col, last, col, {"validate": "integer", "criteria": "between",
+                                                       "minimum": -10 ** 6, "maximum": 10 ** 7})
+
+    # --- reading -----------------------------------------------------------------------------
+    def read(self, rd) -> Catalog | None:
+        """The catalog the sheet holds (None when it is empty or missing), findings at its cells."""
+        from .values import CellReader
+
+        named = rd.named
+        if named.destination("catalog.name") is None:
+            return None
+        conv = CellReader(named, rd.lists)  # its own findings: the catalog's schema words them
+        cells: dict[str, str] = {}
+        raw: dict[str, Any] = dict(_DEFAULTS)
+        found = False
+        for key in ("about", "name"):
+            v = conv.value(f"catalog.{key}", "text", f"/{key}")
+            if v is not None:
+                raw[key], found = v, True
+                cells[f"/{key}"] = conv.cell_of(f"catalog.{key}")
+        rest = _json_cell(named.raw("catalog.json"))
+        found = found or bool(rest)
+        read = {t.id: self._read_table(conv, t) for t in self.tables}
+        if not found and not any(read.values()):
+            return None
+        for table in self.tables:
+            if table.id in ("models", "model_stats"):
+                continue
+            rows = from_rows(table, [r for r, _ in read[table.id]])
+            _put(raw, cells, table.id, rows, [c for _, c in read[table.id]], rest)
+        models, model_cells = self._read_models(read["models"], read["model_stats"])
+        _put(raw, cells, "models", models, model_cells, rest)
+        for key in rest.get("empty", []):
+            raw.setdefault(key, [])
+        raw.update(rest.get("top", {}))
+        for key in rest.get("absent", []):
+            raw.pop(key, None)
+        return Catalog.from_data(raw, cells=cells, source=f"{named.path}#{self.sheet}")
+
+    @staticmethod
+    def _read_models(listed, stat_rows) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+        """The models with their ranks, and each model's cells (pointer below the model → cell)."""
+        models = _models([r for r, _ in listed], [r for r, _ in stat_rows])
+        cells: list[dict[str, str]] = [{f"/{k}": v for k, v in c.items()} for _, c in listed]
+        cells += [{} for _ in range(len(models) - len(cells))]
+        keys = [excel_key(m.get("name")) for m in models]
+        for row, c in stat_rows:
+            j = keys.index(excel_key(row.get("model")))
+            rank = _as_text(row.get("rank", ""))
+            for k, cell in c.items():
+                if k == "model":
+                    cells[j].setdefault("/name", cell)
+                elif k == "rank":
+                    cells[j][f"/ranks/{rank}"] = cell
+                else:
+                    cells[j][f"/ranks/{rank}/{k}"] = cell
+                cells[j].setdefault("/ranks", cell)
+        return models, cells
+
+    @staticmethod
+    def _read_table(conv, table: CatalogTable) -> list[tuple[dict[str, Any], dict[str, str]]]:
+        """(row, column key → cell) of each row with an input cell filled."""
+        out = []
+        for i in range(conv.named.length(f"catalog.{table.id}.{table.columns[0].key}")):
+            row: dict[str, Any] = {}
+            cells: dict[str, str] = {}
+            for col in table.columns:
+                if col.computed:
+                    continue
+                name = f"catalog.{table.id}.{col.key}"
+                raw = conv.raw(name, i)
+                if raw is None or (isinstance(raw, str) and not raw.strip()):
+                    continue
+                cell = conv.cell_of(name, i)
+                row[col.key] = _convert(conv, raw, col, cell)
+                cells[col.key] = cell
+            if row:
+                out.append((row, cells))
+        return out
+
+
+def _convert(conv, raw: Any, col: CatalogColumn, cell: str) -> Any:
+    """A catalog cell as catalog data; what does not convert is kept for the schema to name."""
+    if col.kind == "int":
+        return conv.to_int(raw, "", cell)
+    if col.kind == "bool":
+        return conv.to_bool(raw, "", cell)
+    if col.kind == "enum":
+        return conv.to_enum(raw, col.list or "", "", cell)
+    if isinstance(raw, float) and raw.is_integer():
+        raw = int(raw)
+    if col.kind == "any":
+        return raw
+    return raw if isinstance(raw, str) else str(raw)
+
+
+def _put(raw: dict[str, Any], cells: dict[str, str], table: str, rows: list[Any],
+         row_cells: list[dict[str, str]], rest: Mapping[str, Any]) -> None:
+    """A table's rows into ``raw`` (kept originals put back, set-aside rows reinserted), and
+    each cell under its catalog pointer."""
+    for index, rec in rest.get("kept", {}).get(table, {}).items():
+        p = int(index) if str(index).isdigit() else -1
+        if 0 <= p < len(rows) and isinstance(rec, Mapping) and rows[p] == rec.get("if"):
+            rows[p] = copy.deepcopy(rec.get("then"))
+    for p, c in enumerate(row_cells):
+        for key, cell in c.items():
+            below = key if key.startswith("/") else _COLUMN_POINTER.get(key, f"/{key}")
+            cells.setdefault(f"/{table}/{p}{below}", cell)
+            cells.setdefault(f"/{table}/{p}", cell)
+    skipped = rest.get("skipped", {}).get(table, {})
+    for index in sorted(skipped, key=lambda s: int(s) if str(s).isdigit() else 10 ** 9):
+        i = int(index) if str(index).isdigit() else len(rows)
+        rows.insert(min(i, len(rows)), skipped[index])
+    if rows:
+        raw[table] = rows
+
+
+def _json_cell(text: Any) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        rest = json.loads(text)
+    except (TypeError, ValueError):
+        return {"top": {"extra": {"_unparsed": str(text)}}}
+    return rest if isinstance(rest, dict) else {"top": {"extra": {"_unparsed": rest}}}
+
+
+def _as_text(value: Any) -> str:
+    """A cell value as text (a whole number without ``.0``), as ``&`` joins it in a formula."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

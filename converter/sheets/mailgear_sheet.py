@@ -1,0 +1,645 @@
+"""The `mailgear` workbook: a pilot and the pilot's mail gear on one sheet, a rules sheet and the
+group's catalog sheet, on the one workbook mechanism (``writer.py`` / ``reader.py``).
+
+The engine (``rules/mailgear/engine.py``) gives every derived value the sheet shows; the cached
+result of each formula is the engine's. A few helper cells (a name's look-up key, which copy of
+an option a row is, the catalog row an item matched) have no engine value: their cached results
+are computed here the way the formula computes them, and the LibreOffice test holds them too.
+
+Written values of a document (its ``derived`` objects) stay written: where one differs from the
+engine's, the sheet shows it typed over the formula (as a hand-written sheet would), and check
+compares it.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import re
+from functools import cached_property
+from typing import Any, Mapping
+
+from ..errors import OutputError
+from ..rules.mailgear.catalog import Catalog, as_catalog
+from ..rules.mailgear.engine import price_pilot
+from ..rules.mailgear.tables import tables
+from ..rules.pricing import Pricing
+from .layout import Field, Layout, Table, col_index, col_letter, load_layout, parse_a1
+from .mailgear_catalog_sheet import CatalogSheet, to_rows
+from .mailgear_formulas import MailgearFormulas, excel_key
+from .mailgear_rules_sheet import mailgear_lists, skill_names, write_rules_sheet
+from .mailgear_view import (BANDS, EFFECT_COLUMNS, GEAR_KEYS, PILOT_KEYS, boosts_shown, check_items,
+                            item_entry, item_row, kept_rows, put_back, shown, skill_entry, skill_row)
+from .spec import FALSE, TRUE, SheetSpec
+
+_WEAPON_DERIVED = ("damage", *(f"hit_{b}" for b in BANDS))
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, str) or _number(value)
+
+
+class MailgearSheetSpec(SheetSpec):
+    system = "mailgear"
+    top_keys = frozenset({"system", "format", "catalog", "pilot", "skills", "gear", "equipment",
+                          "derived", "notes", "extra"})
+
+    @cached_property
+    def layout(self) -> Layout:
+        """The TOML layout plus one field per gear stat and one computed cell per derived value,
+        labelled from tables.toml."""
+        base = load_layout(self.system)
+        t = tables()
+        sb, db = base.raw["stat_block"], base.raw["derived_block"]
+        stats = tuple(Field(f"/gear/stats/{sid}", t.stat_labels[sid], f"{sb['value_col']}{sb['first_row'] + k}",
+                            "int") for k, sid in enumerate(t.stat_ids))
+        derived = tuple({"name": f"mailgear.derived.{did}", "label": d.label,
+                         "cell": f"{db['value_col']}{db['first_row'] + k}", "formula": f"derived.{did}"}
+                        for k, (did, d) in enumerate(t.derived.items()))
+        return dataclasses.replace(base, fields=base.fields + stats, computed=base.computed + derived)
+
+    @cached_property
+    def f(self) -> MailgearFormulas:
+        return MailgearFormulas(self.layout)
+
+    @cached_property
+    def catalog_sheet(self) -> CatalogSheet:
+        return CatalogSheet(self.layout)
+
+    # --- what the mechanism asks ---------------------------------------------------------------
+    def lists(self) -> dict[str, list[tuple[Any, str]]]:
+        return mailgear_lists()
+
+    def write_rules(self, wb, ws, options, fmt) -> None:
+        write_rules_sheet(wb, ws, self.layout.rules_sheet, dict(options), fmt)
+
+    def write_rules_for(self, wb, ws, options, fmt, doc, context) -> None:
+        """The rules sheet, then the catalog sheet from ``context["catalog"]`` (empty without)."""
+        self.write_rules(wb, ws, options, fmt)
+        self.catalog_sheet.write(wb, as_catalog(context.get("catalog")), fmt, self.lists())
+
+    def formula(self, name: str, table: Table | None = None, index: int | None = None) -> str:
+        return self.f.formula(name, table, index)
+
+    def cached(self, doc, options, context) -> "_Cached":
+        return _Cached(self, doc, options, as_catalog(context.get("catalog")))
+
+    def shown(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        return shown(doc)
+
+    def check_capacity(self, doc) -> None:
+        slots = self.layout.raw["boost_block"]["slots"]
+        gear = doc.get("gear")
+        boosts = gear.get("boosts") if isinstance(gear, Mapping) else None
+        if isinstance(boosts, list) and len(boosts) > slots:
+            raise OutputError(f"専用機の強化: the sheet holds {slots} boosts, the document has "
+                              f"{len(boosts)} (/gear/boosts)")
+        check_items(doc)
+
+    # --- blocks --------------------------------------------------------------------------------
+    def write_blocks(self, writer, ws, doc, cached: "_Cached") -> None:
+        """The catalog's own word on itself in A1, then 性能, 専用機の強化, 派生値 and スキル効果."""
+        t, f, fmt = tables(), self.f, writer.fmt
+        about = cached.catalog.raw.get("about") if cached.catalog is not None else None
+        if isinstance(about, str) and about:
+            # The first cell a reader sees says what the catalog is (e.g. invented sample data).
+            ws.write_string(0, 0, about, writer.wb.add_format({"bold": True, "font_color": "#9C0006"}))
+        sb = self.layout.raw["stat_block"]
+        for key, head in (("label_col", "性能"), ("value_col", "基本値"), ("catalog_col", "カタログ"),
+                          ("boost_col", "専用機"), ("option_col", "オプション"), ("final_col", "最終値")):
+            ws.write(sb["header_row"] - 1, col_index(sb[key]), head, fmt["h"])
+        for sid in t.stat_ids:
+            r = f.stat_row(sid) - 1
+            for col, formula, name in (("catalog_col", f.stat_catalog(sid), None),
+                                       ("boost_col", f.stat_boost(sid), None),
+                                       ("option_col", f.stat_option(sid), None),
+                                       ("final_col", f.stat_final(sid), f"mailgear.derived.stats.{sid}")):
+                writer.computed(ws, r, col_index(sb[col]), formula, cached.stat(sid, col), name)
+        bb = self.layout.raw["boost_block"]
+        ws.write(bb["header_row"] - 1, col_index(bb["input_col"]), "専用機の強化", fmt["h"])
+        ws.write(bb["header_row"] - 1, col_index(bb["applied_col"]), "強化値", fmt["h"])
+        boosts = (doc.get("gear") or {}).get("boosts") if doc and isinstance(doc.get("gear"), Mapping) else None
+        boosts = boosts if isinstance(boosts, list) else []
+        for k in range(bb["slots"]):
+            r = bb["first_row"] - 1 + k
+            writer.input(ws, r, col_index(bb["input_col"]), boosts[k] if k < len(boosts) else None, "enum",
+                         f"mailgear.gear.boosts.{k}", list_id="stats", pointer=f"/gear/boosts/{k}")
+            writer.computed(ws, r, col_index(bb["applied_col"]), f.boost_applied(k), cached.boost(k),
+                            f"mailgear.gear.boosts.{k}.applied")
+        db = self.layout.raw["derived_block"]
+        for key, head in (("label_col", "派生値"), ("value_col", "値"), ("dice_col", "ダイス"),
+                          ("fixed_col", "固定値")):
+            ws.write(db["header_row"] - 1, col_index(db[key]), head, fmt["h"])
+        for did in t.derived:
+            r = f.derived_row(did) - 1
+            writer.computed(ws, r, col_index(db["dice_col"]), f.derived_dice(did), cached.parts(did)[0],
+                            f"mailgear.derived.{did}.dice")
+            writer.computed(ws, r, col_index(db["fixed_col"]), f.derived_fixed(did), cached.parts(did)[1],
+                            f"mailgear.derived.{did}.fixed")
+        kb = self.layout.raw["skill_block"]
+        for key, head in (("label_col", "スキル効果"), ("max_col", "最大"), ("learned_col", "習得"),
+                          ("option_col", "オプション"), ("effective_col", "実効"), ("bonus_col", "判定"),
+                          ("effect_col", "効果")):
+            ws.write(kb["header_row"] - 1, col_index(kb[key]), head, fmt["h"])
+        for sid, s in t.skills.items():
+            r = f.skill_row(sid) - 1
+            ws.write(r, col_index(kb["label_col"]), s.label, fmt["label"])
+            ws.write_number(r, col_index(kb["max_col"]), s.max_level, fmt["calc"])
+            for col, formula, name in (
+                    ("learned_col", f.skill_learned(sid), f"mailgear.skill_levels.{sid}.learned"),
+                    ("option_col", f.skill_option(sid), f"mailgear.skill_levels.{sid}.option"),
+                    ("effective_col", f.skill_effective(sid), f"mailgear.derived.skills.{sid}"),
+                    ("bonus_col", f.skill_bonus(sid), f"mailgear.derived.skill_bonuses.{sid}")):
+                writer.computed(ws, r, col_index(kb[col]), formula, cached.skill(sid, col), name)
+            ws.write(r, col_index(kb["effect_col"]), s.effect)
+
+    def decorate_table(self, writer, ws, table: Table) -> None:
+        """Red: an unknown or repeated skill, a level over its maximum or not a whole number from
+        1; a third copy of an option; a row without a kind. Item names: the catalog's dropdown."""
+        hr, n = table.header_row - 1, table.rows
+        bad = writer.fmt["bad"]
+
+        def red(key: str, criteria: str) -> None:
+            c = table.col(key)
+            ws.conditional_format(hr + 1, c, hr + n, c, {"type": "formula", "format": bad,
+                                                         "criteria": criteria})
+
+        if table.id == "skills":
+            s, lv, mx, cn, first = (table.cell(k, 0) for k in ("skill", "level", "max", "canon", "first"))
+            red("skill", f'=OR(AND({s}="",{lv}<>""),AND({s}<>"",{cn}=""),'
+                         f'AND({cn}<>"",ISNUMBER({lv}),N({lv})>=1,{first}=0))')
+            red("level", f'=OR(AND({first}=1,{lv}>{mx}),AND({cn}<>"",OR(NOT(ISNUMBER({lv})),N({lv})<1)))')
+        elif table.id == "equipment":
+            name, kind, copy_ = (table.cell(k, 0) for k in ("name", "kind", "copy"))
+            red("name", f'=AND({copy_}<>"",N({copy_})>{tables().option_copies})')
+            inputs = [table.col(c.key) for c in table.columns if not c.computed]
+            row = f"${col_letter(min(inputs))}{hr + 2}:${col_letter(max(inputs))}{hr + 2}"
+            red("kind", f'=AND({kind}="",COUNTA({row})>0)')
+            weapon, option = tables().kinds["weapon"], tables().kinds["option"]
+            nc = table.col("name")
+            for i in range(n):
+                k = table.cell("kind", i, True)
+                ws.data_validation(hr + 1 + i, nc, hr + 1 + i, nc, {
+                    "validate": "list", "show_error": False,
+                    "source": f'=IF({k}="{weapon}",catalog.weapons.name,IF({k}="{option}",'
+                              f'catalog.options.name,catalog.weapons.name))'})
+
+    def finish(self, writer, ws) -> None:
+        """Catalog dropdowns, red cells on the pilot and gear, and written values typed over."""
+        f, fmt = self.f, writer.fmt
+        bad = fmt["bad"]
+        cell = {fld.pointer: fld.cell for fld in self.layout.fields}
+        comp = {c["name"]: c["cell"] for c in self.layout.computed}
+        for pointer, source in (("/pilot/level", "catalog.levels.level"),
+                                ("/gear/rank", "catalog.gear_ranks.rank"),
+                                ("/gear/model", "catalog.models.name")):
+            r, c = parse_a1(cell[pointer])
+            ws.data_validation(r, c, r, c, {"validate": "list", "source": f"={source}", "show_error": False})
+
+        def red(at: str, criteria: str) -> None:
+            r, c = parse_a1(at)
+            ws.conditional_format(r, c, r, c, {"type": "formula", "format": bad, "criteria": criteria})
+
+        level, exp = cell["/pilot/level"], cell["/pilot/experience"]
+        red(level, f'=AND({level}<>"",COUNTA(catalog.levels.level)>0,OR(ISNA(MATCH({level},'
+                   f'catalog.levels.level,0)),AND(ISNUMBER({exp}),{comp["mailgear.pilot.level_expected"]}<>{level})))')
+        rank, points = cell["/gear/rank"], cell["/pilot/rank_points"]
+        red(rank, f'=AND(COUNTA(catalog.gear_ranks.rank)>0,ISNUMBER({points}),'
+                  f'{comp["mailgear.gear.rank_expected"]}<>{rank})')
+        custom = cell["/gear/custom"]
+        mark = tables().custom_mark
+        red(custom, f'=AND({custom}<>"",({custom}="{TRUE}")<>(RIGHT({rank},{len(mark)})="{mark}"))')
+        slots = comp["mailgear.derived.slots_used"]
+        red(slots, f"={slots}>{tables().slots}")
+        # 専用機: exactly three different eligible items (seed 001, 専用機について).
+        bb = self.layout.raw["boost_block"]
+        is_custom = comp["mailgear.gear.is_custom"]
+        every = f.boost_range()
+        for k in range(bb["slots"]):
+            b = f.boost_cell(k).replace("$", "")
+            before = f"COUNTIF({f.boost_range().split(':')[0]}:{f.boost_cell(k - 1)},{b})>0" if k else "FALSE"
+            count = f'AND(COUNTA({every})<>{tables().custom_count},OR({b}<>""{",COUNTA(" + every + ")=0" if k == 0 else ""}))'
+            red(b, f'=OR(AND({b}<>"",{is_custom}="{FALSE}"),AND({is_custom}="{TRUE}",OR(AND({b}<>"",'
+                   f'OR(ISNA(MATCH({b},list.boost_stats,0)),{before})),{count})))')
+        # Written values that differ from the engine's: typed over the formula.
+        for pointer, value in writer.cached.typed.items():
+            at = self.declared_cell(pointer)
+            if at is not None:
+                writer.input(ws, at[0], at[1], value, "text")
+        ws.set_column(col_index(self.layout.raw["skill_block"]["label_col"]),
+                      col_index(self.layout.raw["skill_block"]["label_col"]), 24)
+
+    # --- written (declared) values ---------------------------------------------------------------
+    def declared_name(self, pointer: str) -> tuple[str, int | None] | None:
+        """The defined name (and row) where a written derived value lives, or None."""
+        t = tables()
+        parts = pointer.strip("/").split("/")
+        if parts[0] == "derived":
+            if len(parts) == 2 and (parts[1] in t.derived or parts[1] == "slots_used"):
+                return f"mailgear.derived.{parts[1]}", None
+            if len(parts) == 3 and parts[1] == "stats" and parts[2] in t.stat_ids:
+                return f"mailgear.derived.stats.{parts[2]}", None
+            if len(parts) == 3 and parts[1] in ("skills", "skill_bonuses") and parts[2] in t.skills:
+                return f"mailgear.derived.{parts[1]}.{parts[2]}", None
+        if (len(parts) == 4 and parts[0] == "equipment" and parts[1].isdigit() and parts[2] == "derived"
+                and parts[3] in _WEAPON_DERIVED):
+            return f"mailgear.equipment.{parts[3]}", int(parts[1])
+        return None
+
+    def declared_cell(self, pointer: str) -> tuple[int, int] | None:
+        """(row, col) of a written derived value's cell on the pilot sheet."""
+        found = self.declared_name(pointer)
+        if found is None:
+            return None
+        name, index = found
+        if index is not None:
+            table = self.layout.table("equipment")
+            if index >= table.rows:
+                return None
+            return parse_a1(table.cell(name.rsplit(".", 1)[1], index))
+        f, t = self.f, tables()
+        comp = {c["name"]: c["cell"] for c in self.layout.computed}
+        if name in comp:
+            return parse_a1(comp[name])
+        _, _, group, sid = name.split(".")
+        if group == "stats":
+            return parse_a1(f.stat_cell(sid, "final_col").replace("$", ""))
+        col = "effective_col" if group == "skills" else "bonus_col"
+        return parse_a1(f.skill_cell(sid, col).replace("$", ""))
+
+    # --- what the data sheet keeps ---------------------------------------------------------------
+    def unmapped(self, doc) -> dict[str, Any]:
+        out = super().unmapped(doc)
+        kept = {"_skills": kept_rows(doc.get("skills"), skill_row, skill_entry),
+                "_equipment": kept_rows(doc.get("equipment"), item_row, item_entry)}
+        gear = doc.get("gear")
+        if isinstance(gear, Mapping) and "boosts" in gear:
+            by_label = {v: k for k, v in mailgear_lists()["stats"]}
+            back = [by_label.get(b, b) for b in boosts_shown(gear["boosts"])]
+            if back != gear["boosts"]:
+                kept["_boosts"] = {"if": back, "then": gear["boosts"]}
+        placed, left = declared_values(doc)
+        kept["_declared"] = sorted(p for p in placed if self.declared_name(p) is not None
+                                   and self.declared_cell(p) is not None)
+        kept["_derived_kept"] = left + [[_parts(p), v] for p, v in placed.items()
+                                        if p not in kept["_declared"]]
+        kept["_nested"] = _nested(doc)
+        out.update({k: v for k, v in kept.items() if v})
+        return out
+
+    # --- reading -------------------------------------------------------------------------------
+    def after_read(self, doc, rd) -> None:
+        """専用機の強化: the filled boost cells, in order."""
+        bb = self.layout.raw["boost_block"]
+        boosts = []
+        for k in range(bb["slots"]):
+            v = rd.value(f"mailgear.gear.boosts.{k}", "enum", f"/gear/boosts/{len(boosts)}", list_id="stats")
+            if v is not None:
+                boosts.append(v)
+        rd.cells.setdefault("/gear/boosts", rd.cell_of("mailgear.gear.boosts.0"))
+        if boosts:
+            doc.setdefault("gear", {})["boosts"] = boosts
+
+    def after_tables(self, doc, rd, extra) -> None:
+        """Table rows back into skills and equipment entries; kept originals and written values."""
+        skills = [skill_entry(r) for r in doc.get("skills", [])]
+        put_back(skills, extra.pop("_skills", {}))
+        items = [item_entry(r) for r in doc.get("equipment", [])]
+        put_back(items, extra.pop("_equipment", {}))
+        doc["skills"], doc["equipment"] = skills, items
+        for i in range(len(skills)):
+            at = rd.cells.get(f"/skills/{i}/skill")
+            if at:
+                rd.cells.setdefault(f"/skills/{i}/id", at)
+                rd.cells.setdefault(f"/skills/{i}/name", at)
+        for i in range(len(items)):
+            for ptr, key in (("bands", "band_cr"), ("effects", "effect_skill")):
+                at = rd.cells.get(f"/equipment/{i}/{key}")
+                if at:
+                    rd.cells.setdefault(f"/equipment/{i}/{ptr}", at)
+        boosts = extra.pop("_boosts", None)
+        gear = doc.get("gear")
+        if isinstance(boosts, Mapping) and isinstance(gear, dict) and gear.get("boosts", []) == boosts.get("if"):
+            gear["boosts"] = copy.deepcopy(boosts.get("then"))
+        for pointer in extra.pop("_declared", []):
+            found = self.declared_name(pointer) if isinstance(pointer, str) else None
+            if found is None:
+                continue
+            value = rd.raw(*found)
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            if value is not None and value != "":
+                _place(doc, _parts(pointer), value)
+        for parts, value in extra.pop("_derived_kept", []):
+            _place(doc, parts, value)
+        for parts, value in extra.pop("_nested", []):
+            _place(doc, parts, value, overwrite=False)
+        # Where check's findings on derived values, the slots and the boosts are shown.
+        for pointer in self.derived_pointers(len(items)):
+            found = self.declared_name(pointer)
+            if found:
+                rd.cells.setdefault(pointer, rd.cell_of(*found))
+        rd.cells.setdefault("/equipment", rd.cell_of("mailgear.derived.slots_used"))
+
+    def derived_pointers(self, items: int) -> list[str]:
+        t = tables()
+        out = [f"/derived/{d}" for d in (*t.derived, "slots_used")]
+        out += [f"/derived/stats/{s}" for s in t.stat_ids]
+        out += [f"/derived/{g}/{s}" for g in ("skills", "skill_bonuses") for s in t.skills]
+        out += [f"/equipment/{i}/derived/{k}" for i in range(items) for k in _WEAPON_DERIVED]
+        return out
+
+    def read_context(self, rd) -> dict[str, Any]:
+        """The catalog sheet, when it holds a catalog; its findings name its cells."""
+        cat = self.catalog_sheet.read(rd)
+        return {"catalog": cat} if cat is not None else {}
+
+
+# --- documents' written values and unknown keys -----------------------------------------------------
+
+def _parts(pointer: str) -> list[str]:
+    return pointer.strip("/").split("/")
+
+
+def declared_values(doc: Mapping[str, Any]) -> tuple[dict[str, Any], list[list[Any]]]:
+    """(pointer → value of each written derived scalar, [path, value] of the rest of ``derived``)."""
+    t = tables()
+    placed: dict[str, Any] = {}
+    left: list[list[Any]] = []
+    d = doc.get("derived")
+    if isinstance(d, Mapping):
+        for k, v in d.items():
+            if k in ("stats", "skills", "skill_bonuses") and isinstance(v, Mapping):
+                for sid, x in v.items():
+                    if _scalar(x) and isinstance(sid, str) and "/" not in sid:
+                        placed[f"/derived/{k}/{sid}"] = x
+                    else:
+                        left.append([["derived", k, sid], x])
+            elif _scalar(v) and "/" not in k:
+                placed[f"/derived/{k}"] = v
+            else:
+                left.append([["derived", k], v])
+    elif "derived" in doc:
+        left.append([["derived"], d])
+    equipment = doc.get("equipment")
+    for i, e in enumerate(equipment if isinstance(equipment, list) else []):
+        if not isinstance(e, Mapping) or "derived" not in e:
+            continue
+        if isinstance(e["derived"], Mapping):
+            for k, v in e["derived"].items():
+                if _scalar(v) and "/" not in k:
+                    placed[f"/equipment/{i}/derived/{k}"] = v
+                else:
+                    left.append([["equipment", i, "derived", k], v])
+        else:
+            left.append([["equipment", i, "derived"], e["derived"]])
+    return placed, left
+
+
+def _nested(doc: Mapping[str, Any]) -> list[list[Any]]:
+    """[path, value] of pilot and gear keys the sheet has no cell for."""
+    out: list[list[Any]] = []
+    for key, known in (("pilot", PILOT_KEYS), ("gear", GEAR_KEYS)):
+        obj = doc.get(key)
+        if isinstance(obj, Mapping):
+            out += [[[key, k], v] for k, v in obj.items() if k not in known]
+        elif key in doc:
+            out.append([[key], obj])
+    gear = doc.get("gear")
+    stats = gear.get("stats") if isinstance(gear, Mapping) else None
+    if isinstance(stats, Mapping):
+        out += [[["gear", "stats", k], v] for k, v in stats.items() if k not in tables().stat_ids]
+    elif isinstance(gear, Mapping) and "stats" in gear:
+        out.append([["gear", "stats"], stats])
+    return out
+
+
+def _place(doc: dict[str, Any], parts: list[Any], value: Any, overwrite: bool = True) -> None:
+    """doc[...parts] = value, creating objects on the way; a missing list row is left alone."""
+    if not parts:
+        return
+    obj: Any = doc
+    for p in parts[:-1]:
+        if isinstance(obj, list):
+            i = int(p) if str(p).isdigit() else -1
+            if not 0 <= i < len(obj):
+                return
+            obj = obj[i]
+        elif isinstance(obj, dict):
+            if not isinstance(obj.get(p), (dict, list)):
+                obj[p] = {}
+            obj = obj[p]
+        else:
+            return
+    last = parts[-1]
+    if isinstance(obj, dict) and (overwrite or last not in obj):
+        obj[last] = value
+
+
+# --- the engine's value of every computed cell -------------------------------------------------------
+
+_ROLL = re.compile(r"^\+?(?:(\d+)d)?([+-]\d+)?$")
+_EXPR = re.compile(r"^(\d+)d\d+([+-]\d+)?$")
+
+
+class _Cached:
+    """What each computed cell shows: the engine's derived values, and the helper cells as their
+    formulas compute them."""
+
+    def __init__(self, spec: MailgearSheetSpec, doc, opts, catalog: Catalog | None) -> None:
+        self.t = t = tables()
+        self.spec, self.opts, self.catalog = spec, opts, catalog
+        self.view = shown(doc) if doc else {}
+        self.p: Pricing = price_pilot(doc if doc else {"system": "mailgear"}, opts, catalog=catalog)
+        self.d = self.p.derived
+        raw = catalog.raw if catalog is not None else {}
+        cs = spec.catalog_sheet
+        self.cat_rows = {tid: to_rows(cs.by_id[tid], cs.entries(raw, tid)[0])
+                         for tid in ("weapons", "options", "model_stats")}
+        self.items: list[dict[str, Any]] = []
+        for i, r in enumerate(self.view.get("equipment", [])):
+            self.items.append(self._item(i, r))
+        self.skill_rows = self._skill_rows(self.view.get("skills", []))
+        self.typed = self._typed(doc) if doc else {}
+
+    # written values the engine disagrees with (typed over the formula)
+    def _typed(self, doc) -> dict[str, Any]:
+        placed, _ = declared_values(doc)
+        out = {}
+        for pointer, value in placed.items():
+            engine = self.d.get(pointer)
+            if not (type(value) is type(engine) and value == engine):
+                out[pointer] = value
+        return out
+
+    # --- pilot and gear scalars ------------------------------------------------------------------
+    def scalar(self, name: str) -> Any:
+        if name.startswith("derived."):
+            return self.d.get(f"/derived/{name.split('.', 1)[1]}", "")
+        pilot = self.view.get("pilot") if isinstance(self.view.get("pilot"), Mapping) else {}
+        gear = self.view.get("gear") if isinstance(self.view.get("gear"), Mapping) else {}
+        if name == "slots_used":
+            return self.d.get("/derived/slots_used", 0)
+        if name in ("level_expected", "rank_expected"):
+            table, amount = (("levels", pilot.get("experience")) if name == "level_expected"
+                             else ("gear_ranks", pilot.get("rank_points")))
+            if not _number(amount) or self.catalog is None:
+                return ""
+            value = self.catalog.ladder_value(table, amount)
+            return "" if value is None else value
+        if name == "is_custom":
+            return TRUE if self._is_custom(gear) else FALSE
+        if name == "catalog_row":
+            return self._model_row(gear)
+        raise KeyError(name)
+
+    def _is_custom(self, gear: Mapping[str, Any]) -> bool:
+        custom = gear.get("custom")
+        if isinstance(custom, bool):
+            return custom
+        rank = gear.get("rank")
+        return isinstance(rank, str) and rank.endswith(self.t.custom_mark)
+
+    def _model_row(self, gear: Mapping[str, Any]) -> Any:
+        rank = gear.get("rank")
+        want = f"{excel_key(gear.get('model'))}|{str(rank or '').replace(self.t.custom_mark, '')}".upper()
+        for p, row in enumerate(self.cat_rows["model_stats"]):
+            if f"{excel_key(row.get('model'))}|{row.get('rank') or ''}".upper() == want:
+                return p + 1
+        return ""
+
+    # --- 性能 and 専用機 -------------------------------------------------------------------------
+    def stat(self, sid: str, col: str) -> Any:
+        gear = self.view.get("gear") if isinstance(self.view.get("gear"), Mapping) else {}
+        label = self.t.stat_labels[sid]
+        if col == "catalog_col":
+            row = self._model_row(gear)
+            v = self.cat_rows["model_stats"][row - 1].get(sid) if row else None
+            return v if _number(v) else ""
+        if col == "boost_col":
+            return sum(self.boost(k) or 0 for k, b in enumerate(self._boost_cells()) if b == label)
+        if col == "option_col":
+            return sum(it["eff_amount"] for it in self.items if it["eff_stat"] == label)
+        return self.d.get(f"/derived/stats/{sid}", "")
+
+    def _boost_cells(self) -> list[str]:
+        gear = self.view.get("gear") if isinstance(self.view.get("gear"), Mapping) else {}
+        slots = self.spec.layout.raw["boost_block"]["slots"]
+        cells = [self._label("stats", b) for b in boosts_shown(gear.get("boosts"))]
+        return (cells + [""] * slots)[:slots]
+
+    def _label(self, list_id: str, value: Any) -> str:
+        labels = dict(mailgear_lists()[list_id])
+        if isinstance(value, str) and value in labels:
+            return labels[value]
+        return "" if value is None else str(value)
+
+    def boost(self, k: int) -> Any:
+        gear = self.view.get("gear") if isinstance(self.view.get("gear"), Mapping) else {}
+        cells = self._boost_cells()
+        eligible = {self.t.stat_labels[s]: a for s, a in self.t.custom_boosts.items()}
+        applied = 0
+        for j, b in enumerate(cells[:k + 1]):
+            ok = (self._is_custom(gear) and b != "" and b in eligible and b not in cells[:j]
+                  and applied < self.t.custom_count)
+            if j == k:
+                return eligible[b] if ok else ""
+            applied += bool(ok)
+        return ""
+
+    # --- 派生値 -------------------------------------------------------------------------------
+    def parts(self, did: str) -> tuple[Any, Any]:
+        """(dice, fixed) of a derived value, read from the engine's text."""
+        value = self.d.get(f"/derived/{did}")
+        if value is None:
+            return "", ""
+        if _number(value):
+            return 0, value
+        m = _EXPR.match(value) if did == "fortune" else _ROLL.match(value)
+        if not m:
+            return "", ""
+        if did == "fortune":
+            return int(m.group(1)) - self.t.rolls["base_dice"], int(m.group(2) or 0)
+        return int(m.group(1) or 0), int(m.group(2) or 0)
+
+    # --- スキル ---------------------------------------------------------------------------------
+    def _skill_rows(self, rows: list[Any]) -> list[dict[str, Any]]:
+        names = {excel_key(n): label for n, label in skill_names()}
+        maxima = {s.label: s.max_level for s in self.t.skills.values()}
+        out, seen = [], set()
+        for row in rows:
+            text = row.get("skill")
+            canon = names.get(excel_key(text), "") if text is not None and text != "" else ""
+            level = row.get("level")
+            valid = bool(canon) and _number(level) and level >= 1
+            first = 1 if valid and canon not in seen else 0
+            if valid:
+                seen.add(canon)
+            if text in (None, "") and level is None:
+                out.append({"canon": "", "max": "", "first": ""})
+            else:
+                out.append({"canon": canon, "max": maxima.get(canon, ""), "first": first, "level": level})
+        return out
+
+    def skill(self, sid: str, col: str) -> Any:
+        label = self.t.skills[sid].label
+        if col == "learned_col":
+            levels = [r["level"] for r in self.skill_rows if r["canon"] == label and r["first"] == 1]
+            return levels[0] if levels else ""
+        if col == "option_col":
+            levels = [it["eff_levels"] for it in self.items if it["eff_skill"] == label]
+            return sum(levels) if levels else ""
+        key = "skills" if col == "effective_col" else "skill_bonuses"
+        return self.d.get(f"/derived/{key}/{sid}", "")
+
+    # --- 装備 ---------------------------------------------------------------------------------
+    def _catalog_row(self, table: str, key: str) -> Any:
+        for p, row in enumerate(self.cat_rows[table]):
+            if excel_key(row.get("name")) == key:
+                return p + 1
+        return ""
+
+    def _item(self, i: int, row: Mapping[str, Any]) -> dict[str, Any]:
+        """The helper cells of one equipment row, as their formulas compute them."""
+        t = self.t
+        kind = self._label("kinds", row.get("kind"))
+        weapon, option = t.kinds["weapon"], t.kinds["option"]
+        key = excel_key(row.get("name"))
+        table = "weapons" if kind == weapon else "options" if kind == option else None
+        cat_row = self._catalog_row(table, key) if table else ""
+        copies = 1 + sum(1 for it in self.items if it["kind"] == option and it["key"] == key)
+        out = {"kind": kind, "key": key, "catalog_row": cat_row, "copy": copies if kind == option else ""}
+        slots = row.get("slots")
+        if _number(slots):
+            used = slots if slots >= 1 else 1
+        elif slots is None and cat_row:
+            v = self.cat_rows[table][cat_row - 1].get("slots")
+            used = v if _number(v) and v >= 1 else 1
+        else:
+            used = 1
+        out["used_slots"] = used
+        counted = kind == option and copies <= t.option_copies
+        own = any(row.get(c) is not None for c in EFFECT_COLUMNS)
+        source = row if own else (self.cat_rows["options"][cat_row - 1] if cat_row and counted else {})
+        for what, name_col, amount_col, list_id in (("skill", "effect_skill", "effect_levels", "skills"),
+                                                    ("stat", "effect_stat", "effect_amount", "stats")):
+            name = self._label(list_id, source.get(name_col)) if source.get(name_col) is not None else ""
+            amount = source.get(amount_col)
+            ok = counted and name in dict(mailgear_lists()[list_id]).values() and _number(amount) \
+                and (what == "stat" or amount >= 1)
+            out[f"eff_{what}"] = name if ok else ""
+            out["eff_levels" if what == "skill" else "eff_amount"] = amount if ok else ""
+        return out
+
+    def row(self, table: Table, i: int, key: str) -> Any:
+        if table.id == "skills":
+            return self.skill_rows[i].get(key, "")
+        if key in _WEAPON_DERIVED:
+            return self.d.get(f"/equipment/{i}/derived/{key}", "")
+        return self.items[i][key]
+
+
+SPEC = MailgearSheetSpec()

@@ -190,7 +190,16 @@ def _party_view(report: CheckReport, context: Mapping[str, Any] | None) -> None:
     """Party unit level over the pilot sheets checked together (seed 001, ユニット・レベル)."""
     from .rules.mailgear.party import party_unit_level
 
-    pilots = [fr.document for fr in report.files if fr.system == "mailgear" and fr.document]
+    pilots, seen = [], set()
+    for fr in report.files:
+        if fr.system != "mailgear" or not fr.document:
+            continue
+        pilot = fr.document.get("pilot") if isinstance(fr.document.get("pilot"), Mapping) else {}
+        key = (str(pilot.get("name")), str(pilot.get("player")))
+        if key in seen:  # the same pilot as JSON and as a filled sheet counts once
+            continue
+        seen.add(key)
+        pilots.append(fr.document)
     if pilots:
         report.party = party_unit_level(pilots, (context or {}).get("catalog"))
 

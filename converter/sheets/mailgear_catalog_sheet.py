@@ -183,12 +183,15 @@ class CatalogSheet:
         return entries, skipped
 
     def _back(self, table: CatalogTable, entries: list[Any]) -> list[Any]:
-        """What ``entries`` read back as, written to this sheet."""
+        """What ``entries`` read back as, written to this sheet (a blank cell reads as absent)."""
+        def rows(t: CatalogTable, es: list[Any]) -> list[dict[str, Any]]:
+            return [{k: v for k, v in r.items() if v is not None} for r in to_rows(t, es)]
+
         if table.id == "models":
             stats = self.by_id["model_stats"]
-            return [_models(from_rows(table, to_rows(table, [e])), from_rows(stats, to_rows(stats, [e])))[0]
+            return [_models(from_rows(table, rows(table, [e])), from_rows(stats, rows(stats, [e])))[0]
                     for e in entries]
-        return from_rows(table, to_rows(table, entries))
+        return from_rows(table, rows(table, entries))
 
     def _rest(self, raw: Mapping[str, Any]) -> str | None:
         """The JSON cell: top-level keys without a cell, rows kept as they were, rows set aside."""
@@ -356,15 +359,19 @@ def _put(raw: dict[str, Any], cells: dict[str, str], table: str, rows: list[Any]
         p = int(index) if str(index).isdigit() else -1
         if 0 <= p < len(rows) and isinstance(rec, Mapping) and rows[p] == rec.get("if"):
             rows[p] = copy.deepcopy(rec.get("then"))
-    for p, c in enumerate(row_cells):
-        for key, cell in c.items():
-            below = key if key.startswith("/") else _COLUMN_POINTER.get(key, f"/{key}")
-            cells.setdefault(f"/{table}/{p}{below}", cell)
-            cells.setdefault(f"/{table}/{p}", cell)
     skipped = rest.get("skipped", {}).get(table, {})
     for index in sorted(skipped, key=lambda s: int(s) if str(s).isdigit() else 10 ** 9):
         i = int(index) if str(index).isdigit() else len(rows)
         rows.insert(min(i, len(rows)), skipped[index])
+    set_aside = {min(int(i), len(rows)) for i in skipped if str(i).isdigit()}
+    shown_at = [i for i in range(len(rows)) if i not in set_aside]  # sheet row → list index
+    for p, c in enumerate(row_cells):
+        if p >= len(shown_at):
+            break
+        for key, cell in c.items():
+            below = key if key.startswith("/") else _COLUMN_POINTER.get(key, f"/{key}")
+            cells.setdefault(f"/{table}/{shown_at[p]}{below}", cell)
+            cells.setdefault(f"/{table}/{shown_at[p]}", cell)
     if rows:
         raw[table] = rows
 

@@ -6,14 +6,15 @@ result of each formula is the engine's. A few helper cells (a name's look-up key
 an option a row is, the catalog row an item matched) have no engine value: their cached results
 are computed here the way the formula computes them, and the LibreOffice test holds them too.
 
-Written values of a document (its ``derived`` objects) stay written: where one differs from the
-engine's, the sheet shows it typed over the formula (as a hand-written sheet would), and check
-compares it.
+Written values of a document (its ``derived`` objects) never replace a formula, since other
+formulas read those cells: one that differs from the engine's is a note on its cell and is kept
+in the data sheet, so that check still compares it; one that agrees reads back from its cell.
 """
 from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import re
 from functools import cached_property
 from typing import Any, Mapping
@@ -188,7 +189,7 @@ class MailgearSheetSpec(SheetSpec):
                               f'catalog.options.name,catalog.weapons.name))'})
 
     def finish(self, writer, ws) -> None:
-        """Catalog dropdowns, red cells on the pilot and gear, and written values typed over."""
+        """Catalog dropdowns, red cells on the pilot and gear, and the document's written values."""
         f, fmt = self.f, writer.fmt
         bad = fmt["bad"]
         cell = {fld.pointer: fld.cell for fld in self.layout.fields}
@@ -224,15 +225,36 @@ class MailgearSheetSpec(SheetSpec):
             count = f'AND(COUNTA({every})<>{tables().custom_count},OR({b}<>""{",COUNTA(" + every + ")=0" if k == 0 else ""}))'
             red(b, f'=OR(AND({b}<>"",{is_custom}="{FALSE}"),AND({is_custom}="{TRUE}",OR(AND({b}<>"",'
                    f'OR(ISNA(MATCH({b},list.boost_stats,0)),{before})),{count})))')
-        # Written values that differ from the engine's: typed over the formula.
-        for pointer, value in writer.cached.typed.items():
-            at = self.declared_cell(pointer)
-            if at is not None:
-                writer.input(ws, at[0], at[1], value, "text")
+        self._declared(writer, ws)
         ws.set_column(col_index(self.layout.raw["skill_block"]["label_col"]),
                       col_index(self.layout.raw["skill_block"]["label_col"]), 24)
 
     # --- written (declared) values ---------------------------------------------------------------
+    def _declared(self, writer, ws) -> None:
+        """The document's written derived values: a note where one differs from the engine's, and
+        the data sheet's ``mailgear.declared`` cell (agreeing ones by pointer, the others by value)."""
+        if not writer.doc:
+            return
+        placed, _ = declared_values(writer.doc)
+        equal, differing = [], {}
+        for pointer, value in placed.items():
+            at = self.declared_cell(pointer)
+            if at is None:
+                continue
+            engine = writer.cached.d.get(pointer)
+            if type(value) is type(engine) and value == engine:
+                equal.append(pointer)
+            else:
+                differing[pointer] = value
+                ws.write_comment(at[0], at[1], f"文書に書かれた値: {value}\n計算値と違います"
+                                 f"（check は MG_DERIVED_MISMATCH で報告します）", {"x_scale": 2})
+        if equal or differing:
+            data = writer.wb.get_worksheet_by_name(self.layout.data_sheet)
+            data.write_string(2, 0, "declared")
+            data.write_string(2, 1, json.dumps({"equal": sorted(equal), "differing": differing},
+                                               ensure_ascii=False, sort_keys=True))
+            writer.wb.define_name("mailgear.declared", f"='{self.layout.data_sheet}'!$B$3")
+
     def declared_name(self, pointer: str) -> tuple[str, int | None] | None:
         """The defined name (and row) where a written derived value lives, or None."""
         t = tables()
@@ -282,10 +304,8 @@ class MailgearSheetSpec(SheetSpec):
             if back != gear["boosts"]:
                 kept["_boosts"] = {"if": back, "then": gear["boosts"]}
         placed, left = declared_values(doc)
-        kept["_declared"] = sorted(p for p in placed if self.declared_name(p) is not None
-                                   and self.declared_cell(p) is not None)
         kept["_derived_kept"] = left + [[_parts(p), v] for p, v in placed.items()
-                                        if p not in kept["_declared"]]
+                                        if self.declared_cell(p) is None]
         kept["_nested"] = _nested(doc)
         out.update({k: v for k, v in kept.items() if v})
         return out
@@ -324,7 +344,8 @@ class MailgearSheetSpec(SheetSpec):
         gear = doc.get("gear")
         if isinstance(boosts, Mapping) and isinstance(gear, dict) and gear.get("boosts", []) == boosts.get("if"):
             gear["boosts"] = copy.deepcopy(boosts.get("then"))
-        for pointer in extra.pop("_declared", []):
+        declared = _json_object(rd.raw("mailgear.declared"))
+        for pointer in declared.get("equal", []):  # as the cell now computes it
             found = self.declared_name(pointer) if isinstance(pointer, str) else None
             if found is None:
                 continue
@@ -333,6 +354,8 @@ class MailgearSheetSpec(SheetSpec):
                 value = int(value)
             if value is not None and value != "":
                 _place(doc, _parts(pointer), value)
+        for pointer, value in declared.get("differing", {}).items():
+            _place(doc, _parts(pointer), value)
         for parts, value in extra.pop("_derived_kept", []):
             _place(doc, parts, value)
         for parts, value in extra.pop("_nested", []):
@@ -362,6 +385,14 @@ class MailgearSheetSpec(SheetSpec):
 
 def _parts(pointer: str) -> list[str]:
     return pointer.strip("/").split("/")
+
+
+def _json_object(text: Any) -> dict[str, Any]:
+    try:
+        value = json.loads(text) if text else {}
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def declared_values(doc: Mapping[str, Any]) -> tuple[dict[str, Any], list[list[Any]]]:
@@ -463,17 +494,6 @@ class _Cached:
         for i, r in enumerate(self.view.get("equipment", [])):
             self.items.append(self._item(i, r))
         self.skill_rows = self._skill_rows(self.view.get("skills", []))
-        self.typed = self._typed(doc) if doc else {}
-
-    # written values the engine disagrees with (typed over the formula)
-    def _typed(self, doc) -> dict[str, Any]:
-        placed, _ = declared_values(doc)
-        out = {}
-        for pointer, value in placed.items():
-            engine = self.d.get(pointer)
-            if not (type(value) is type(engine) and value == engine):
-                out[pointer] = value
-        return out
 
     # --- pilot and gear scalars ------------------------------------------------------------------
     def scalar(self, name: str) -> Any:

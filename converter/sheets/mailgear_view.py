@@ -154,7 +154,8 @@ def kept_rows(entries: Any, to_row, to_entry) -> dict[str, dict[str, Any]]:
     cannot show exactly (their ``derived`` is the declared values' business)."""
     out: dict[str, dict[str, Any]] = {}
     for i, entry in enumerate(entries if isinstance(entries, list) else []):
-        back = to_entry({k: v for k, v in to_row(entry).items() if k != "derived"})
+        # A blank cell reads as absent: what the reader gives back for this row.
+        back = to_entry({k: v for k, v in to_row(entry).items() if k != "derived" and v is not None})
         original = _without_derived(entry)
         if back != original:
             out[str(i)] = {"if": back, "then": copy.deepcopy(original)}

@@ -7,20 +7,45 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from converter.sheets import write_sheet
+from converter.sheets import write_sheet, write_template
 
 HERE = Path(__file__).resolve().parent
-SHEET_SYSTEMS = ("up", "pp")
+SHEET_SYSTEMS = ("up", "pp", "mailgear")
+# The invented example catalog, and the workbook that carries it (the template with its catalog
+# sheet filled and no pilot): `mechasheet write DOC --catalog samples/mailgear/.catalog/catalog-example.xlsx`. It sits
+# in the dot-folder beside the JSON so that `mechasheet check samples/` does not take it for a pilot.
+EXAMPLE_CATALOG = HERE / "mailgear" / ".catalog" / "catalog-example.json"
+EXAMPLE_CATALOG_SHEET = HERE / "mailgear" / ".catalog" / "catalog-example.xlsx"
 
 
 def sample_documents() -> list[Path]:
     return sorted(p for system in SHEET_SYSTEMS for p in (HERE / system).glob("*.json"))
 
 
+def context_for(doc_path: Path, doc: dict) -> dict:
+    """The engine's extra inputs a sample names: the mailgear catalog in the sample folder's
+    ``.catalog/`` whose name is the document's ``catalog``."""
+    name = doc.get("catalog")
+    if doc.get("system") != "mailgear" or not isinstance(name, str):
+        return {}
+    from converter.rules.mailgear.catalog import load_catalog
+
+    for path in sorted((doc_path.parent / ".catalog").glob("*.json")):
+        catalog = load_catalog(path)
+        if catalog.name == name:
+            return {"catalog": catalog}
+    return {}
+
+
 def main() -> None:
     for doc_path in sample_documents():
         doc = json.loads(doc_path.read_text(encoding="utf-8"))
-        print(write_sheet(doc, doc_path.with_suffix(".xlsx"), force=True))
+        print(write_sheet(doc, doc_path.with_suffix(".xlsx"), force=True,
+                          context=context_for(doc_path, doc)))
+    from converter.rules.mailgear.catalog import load_catalog
+
+    print(write_template("mailgear", EXAMPLE_CATALOG_SHEET, force=True,
+                         context={"catalog": load_catalog(EXAMPLE_CATALOG)}))
 
 
 if __name__ == "__main__":

@@ -88,10 +88,12 @@ def test_broken_sample(name: str) -> None:
 
 
 def test_the_good_folder_checks_clean_from_the_command_line(capsys) -> None:
-    """`mechasheet check samples/mailgear` exits 0 (no catalog: info findings only)."""
+    """`mechasheet check samples/mailgear` exits 0: the JSON without a catalog (info findings
+    only), and each filled sheet beside it with the catalog its catalog sheet holds."""
     assert main(["check", str(SAMPLES)]) == 0
     out = capsys.readouterr().out
-    assert out.count("問題なし") == len(GOOD) and "MG_CATALOG_TABLE_MISSING" in out
+    sheets = list(SAMPLES.glob("*.xlsx"))
+    assert out.count("問題なし") == len(GOOD) + len(sheets) and "MG_CATALOG_TABLE_MISSING" in out
 
 
 def test_the_broken_folder_fails_with_its_codes(capsys) -> None:

@@ -196,3 +196,138 @@ def pp_character(draw) -> dict:
     if draw(st.booleans()):
         doc["notes"] = draw(st.sampled_from(["=SUM(A1)", "+1 強化", "-メモ", "@作者", "普通のメモ"]))
     return doc
+
+
+# --- mailgear (seed 001) ---------------------------------------------------------------------------
+# Names from an alphabet the sheet's look-up key (Excel's ASC) and the engine's name_key agree on.
+_mg_names = st.text(alphabet="アイウエオカキクケコ剣盾砲01", min_size=1, max_size=6)
+
+
+def _mg_tables():
+    from converter.rules.mailgear.tables import tables as mg_tables
+
+    return mg_tables()
+
+
+@st.composite
+def mailgear_effects(draw) -> list:
+    """An option's effects: at most one skill and one stat effect (what the sheet computes),
+    the skill by id, label or synonym, and any number of text effects."""
+    t = _mg_tables()
+    effects: list = []
+    if draw(st.booleans()):
+        sid = draw(st.sampled_from(list(t.skills)))
+        names = [sid, t.skills[sid].label, *t.raw["skills"][sid].get("synonyms", [])]
+        effects.append({"skill": draw(st.sampled_from(names)), "levels": draw(st.integers(1, 2))})
+    if draw(st.booleans()):
+        effects.append({"stat": draw(st.sampled_from(list(t.stat_ids))), "amount": draw(st.integers(-2, 5))})
+    effects += [{"text": x} for x in draw(st.lists(_mg_names, max_size=2))]
+    return draw(st.permutations(effects)) if effects else effects
+
+
+@st.composite
+def mailgear_item(draw, names: list[str]) -> dict:
+    """A weapon (bands in any order) or an option (effects known, none, or left to the catalog)."""
+    t = _mg_tables()
+    name = draw(st.sampled_from(names))
+    if draw(st.booleans()):
+        item: dict = {"kind": "weapon", "name": name}
+        if draw(st.integers(0, 3)):
+            item["bands"] = draw(st.lists(st.sampled_from(list(t.bands)), min_size=1, max_size=4, unique=True))
+        if draw(st.booleans()):
+            item["extra_damage"] = draw(st.integers(-2, 8))
+        if draw(st.booleans()):
+            item["energy"] = draw(st.integers(0, 4))
+    else:
+        item = {"kind": "option", "name": name}
+        if draw(st.integers(0, 3)):
+            item["effects"] = draw(mailgear_effects())
+        if draw(st.booleans()):
+            item["durability"] = draw(st.integers(0, 30))
+        if draw(st.booleans()):
+            item["uses"] = draw(st.one_of(st.none(), st.integers(1, 3)))
+    if draw(st.booleans()):
+        item["slots"] = draw(st.integers(1, 2))
+    if draw(st.booleans()):
+        item["arm"] = draw(st.sampled_from([*t.hold_labels, None]))
+    return item
+
+
+@st.composite
+def mailgear_pilot(draw, names: list[str] | None = None, stats_from_catalog: bool = False) -> dict:
+    """A pilot sheet: skills by id, label or synonym within their maxima; a gear whose rank may be a
+    専用機 with three boosts; up to seven items from ``names`` (a catalog's) or made-up names;
+    sometimes written derived values. ``stats_from_catalog``: some stats left to the catalog."""
+    t = _mg_tables()
+    rank = draw(st.sampled_from("EDCBA")) + draw(st.sampled_from(["", "", t.custom_mark]))
+    stats = {sid: draw(st.integers(20, 120) if sid == "durability" else st.integers(0, 8)) for sid in t.stat_ids}
+    if stats_from_catalog:
+        for sid in draw(st.lists(st.sampled_from(list(t.stat_ids)), unique=True, max_size=13)):
+            del stats[sid]
+    gear: dict = {"model": draw(st.sampled_from(names or ["試験機"])), "rank": rank, "stats": stats}
+    if rank.endswith(t.custom_mark):
+        gear["boosts"] = draw(st.lists(st.sampled_from(list(t.custom_boosts)), min_size=3, max_size=3,
+                                       unique=True))
+        if draw(st.booleans()):
+            gear["custom"] = True
+    skills = []
+    for sid in draw(st.lists(st.sampled_from(list(t.skills)), unique=True, max_size=7)):
+        level = draw(st.integers(1, t.skills[sid].max_level))
+        form = draw(st.integers(0, 3))
+        if form == 0:
+            skills.append({"name": draw(st.sampled_from([t.skills[sid].label,
+                                                          *t.raw["skills"][sid].get("synonyms", [])])),
+                           "level": level})
+        else:
+            skills.append({"id": sid, "level": level})
+    item_names = (names or []) + draw(st.lists(_mg_names, min_size=1, max_size=3))
+    doc: dict = {"system": "mailgear", "format": 1,
+                 "pilot": {"name": draw(_mg_names), "experience": draw(st.integers(0, 120)),
+                           "rank_points": draw(st.integers(0, 90)), "level": draw(st.sampled_from("EDCBAS"))},
+                 "skills": skills, "gear": gear,
+                 "equipment": [draw(mailgear_item(item_names)) for _ in range(draw(st.integers(0, 7)))]}
+    if draw(st.booleans()):
+        doc["pilot"]["player"] = draw(_mg_names)
+    if draw(st.integers(0, 3)) == 0:
+        doc["derived"] = {"move": draw(st.integers(0, 9)), "fortune": draw(st.sampled_from(["2d6", "2d6+1", "3d6"])),
+                          "skills": {draw(st.sampled_from(list(t.skills))): draw(st.integers(1, 4))}}
+    if draw(st.booleans()):
+        doc["notes"] = draw(st.sampled_from(["=SUM(A1)", "+1 強化", "-メモ", "@作者", "普通のメモ"]))
+    return doc
+
+
+@st.composite
+def mailgear_catalog(draw) -> dict:
+    """A catalog in the shape of schemas/mailgear-catalog.schema.json (rising ladders, models with
+    ranks, weapons, options with at most one skill and one stat effect)."""
+    t = _mg_tables()
+
+    def ladder(key: str, val: str, values) -> list:
+        steps = draw(st.lists(st.integers(1, 20), max_size=6))
+        at, rows = 0, []
+        for k, step in enumerate(steps):
+            rows.append({key: at, val: values[k % len(values)]})
+            at += step
+        return rows
+
+    names = draw(st.lists(_mg_names, unique=True, max_size=9))
+    raw: dict = {"catalog": "mailgear", "format": 1, "name": draw(_mg_names),
+                 "levels": ladder("experience", "level", "EDCBAS"),
+                 "gear_ranks": ladder("rank_points", "rank", ["E", "D", "C", "C+", "B", "B+"]),
+                 "unit_levels": ladder("min", "unit_level", [1, 2, 3, "Ⅳ"])}
+    models = []
+    for name in names[:3]:
+        ranks = draw(st.lists(st.sampled_from("EDCBA"), unique=True, min_size=1, max_size=3))
+        models.append({"name": name, "ranks": {r: {sid: draw(st.integers(0, 9)) for sid in t.stat_ids}
+                                               for r in ranks}})
+        if draw(st.booleans()):
+            models[-1]["notes"] = draw(_mg_names)
+    raw["models"] = models
+    raw["weapons"] = [{"name": n, "bands": sorted(draw(st.lists(st.sampled_from(list(t.bands)), min_size=1,
+                                                                 unique=True)), key=list(t.bands).index),
+                       "extra_damage": draw(st.integers(0, 8)), "energy": draw(st.integers(0, 4))}
+                      for n in names[3:6]]
+    raw["options"] = [{"name": n, "effects": draw(mailgear_effects())} for n in names[6:]]
+    if draw(st.booleans()):
+        raw["about"] = "架空のデータ / invented"
+    return raw

@@ -20,7 +20,7 @@ from ..rules.mailgear.catalog import Catalog, TABLES
 from ..rules.mailgear.tables import tables
 from .layout import Layout, a1
 from .mailgear_formulas import MailgearFormulas, excel_key
-from .mailgear_view import item_entry, item_row
+from .mailgear_view import check_items, item_entry, item_row
 from .spec import FALSE, TRUE
 
 _DEFAULTS = {"catalog": "mailgear", "format": 1}
@@ -132,8 +132,9 @@ class CatalogSheet:
     def write(self, wb, catalog: Catalog | None, fmt: dict[str, Any],
               lists: Mapping[str, list[tuple[Any, str]]]) -> None:
         """Add the catalog sheet to ``wb`` with ``catalog`` (or empty rows) and name its ranges."""
-        ws = wb.add_worksheet(self.sheet)
         raw: Mapping[str, Any] = catalog.raw if catalog is not None else {}
+        check_items(raw, "options", "オプション一覧", "catalog")
+        ws = wb.add_worksheet(self.sheet)
         ws.write(0, 0, "カタログ（本文にない表: グループが用意するもの）", fmt["title"])
         ws.set_column(0, 0, 16)
         ws.set_column(1, 20, 11)

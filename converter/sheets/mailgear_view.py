@@ -128,17 +128,19 @@ def item_entry(row: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def check_items(doc: Mapping[str, Any]) -> None:
+def check_items(doc: Mapping[str, Any], table: str = "equipment", where: str = "装備",
+                whose: str = "document") -> None:
     """The sheet computes one skill and one stat effect per item: more is an OutputError."""
-    for i, entry in enumerate(doc.get("equipment") or []):
+    entries = doc.get(table)
+    for i, entry in enumerate(entries if isinstance(entries, list) else []):
         effects = entry.get("effects") if isinstance(entry, Mapping) else None
         if not isinstance(effects, list):
             continue
         for kind, label in (("skill", "スキル"), ("stat", "性能")):
             n = sum(1 for e in effects if isinstance(e, Mapping) and kind in e)
             if n > 1:
-                raise OutputError(f"装備 {i + 1}: the sheet computes one {label} effect per item, the "
-                                  f"document has {n} (/equipment/{i}/effects)")
+                raise OutputError(f"{where} {i + 1}: the sheet computes one {label} effect per item, the "
+                                  f"{whose} has {n} (/{table}/{i}/effects)")
 
 
 # --- the kept originals ------------------------------------------------------------------------

@@ -317,6 +317,15 @@ def test_more_than_the_sheet_holds_is_an_error_not_a_cut(change, where: str, tmp
     assert not (tmp_path / "p.xlsx").exists()
 
 
+def test_catalog_option_with_two_skill_effects_is_refused(tmp_path: Path):
+    """A catalog option raising two skills cannot be computed by the sheet: an error naming it."""
+    raw = json.loads(EXAMPLE_CATALOG.read_text(encoding="utf-8"))
+    raw["options"][1]["effects"].append({"skill": "speed_star", "levels": 1})
+    with pytest.raises(OutputError, match="/options/1/effects"):
+        write_sheet(load(MG_SAMPLES[0]), tmp_path / "p.xlsx", context={"catalog": Catalog.from_data(raw)})
+    assert not (tmp_path / "p.xlsx").exists()
+
+
 def test_unknown_keys_are_kept(tmp_path: Path):
     """Keys the sheet has no cell for (pilot, gear, an item, derived) survive write and read."""
     doc = load(MG_SAMPLES[1])

@@ -116,6 +116,19 @@ def edited(doc: dict) -> dict:
     return d
 
 
+def option_cases() -> dict[str, tuple[dict, dict[str, str]]]:
+    """A pilot whose rolls the rules readings change (ミラクル 4, 天賦の才 3, 壊し屋 4), under
+    each reading: name → (document, options)."""
+    d = load(ROOT / "samples" / "mailgear" / "veteran-custom.json")
+    d.pop("derived")
+    for item in d["equipment"]:
+        item.pop("derived", None)
+    d["skills"] = [{"id": "miracle", "level": 4}, {"id": "natural_talent", "level": 3},
+                   {"id": "wrecker", "level": 4}, {"id": "fleet_footed", "level": 3}]
+    return {"options-miracle-plus": (d, {"miracle_four": "plus"}),
+            "options-talent-separate": (d, {"natural_talent": "separate"})}
+
+
 def red_cases() -> dict[str, dict]:
     """Documents made to break the rules the sheet shows in red beyond the broken samples: level
     and rank against the catalog's ladders, 専用機 flag against the rank, an unknown, a repeated
@@ -144,6 +157,7 @@ class Case:
     doc: dict | None
     context: dict
     written: Path
+    options: dict = field(default_factory=dict)
     recalculated: Path | None = None
     probes: dict[str, str] = field(default_factory=dict)
 
@@ -158,27 +172,29 @@ def mg_workbooks(tmp_path_factory) -> dict[str, Case]:
     src, probed = base / "src", base / "probed"
     src.mkdir()
     probed.mkdir()
-    docs: dict[str, tuple[dict | None, dict]] = {}
+    docs: dict[str, tuple[dict | None, dict, dict]] = {}
     for p in MG_SAMPLES:
-        docs[p.stem] = (load(p), context_for(load(p)))
+        docs[p.stem] = (load(p), context_for(load(p)), {})
     for p in BROKEN_MG:
-        docs[f"broken-{p.stem}"] = (load(p), context_for(load(p)))
+        docs[f"broken-{p.stem}"] = (load(p), context_for(load(p)), {})
     for name, doc in red_cases().items():
-        docs[name] = (doc, {"catalog": example_catalog()})
+        docs[name] = (doc, {"catalog": example_catalog()}, {})
+    for name, (doc, options) in option_cases().items():
+        docs[name] = (doc, {"catalog": example_catalog()}, options)
     for k, doc in enumerate(generated_pilots()):
-        docs[f"generated-{k:02d}"] = (doc, {"catalog": example_catalog()})
+        docs[f"generated-{k:02d}"] = (doc, {"catalog": example_catalog()}, {})
     cases: dict[str, Case] = {}
     write: dict[str, Callable[[], bytes]] = {}
-    for name, (doc, ctx) in docs.items():
-        write[name] = functools.partial(sheet_bytes, doc, None, ctx)
+    for name, (doc, ctx, options) in docs.items():
+        write[name] = functools.partial(sheet_bytes, doc, options, ctx)
     write["template"] = functools.partial(template_bytes, "mailgear")
     write["template-catalog"] = functools.partial(template_bytes, "mailgear", None,
                                                   {"catalog": example_catalog()})
     for name, make in write.items():
-        doc, ctx = docs.get(name, (None, {}))
+        doc, ctx, options = docs.get(name, (None, {}, {}))
         path = src / f"{name}.xlsx"
         path.write_bytes(make())
-        cases[name] = Case(doc, ctx, path)
+        cases[name] = Case(doc, ctx, path, options)
         cases[name].probes = with_rule_probes(path, probed / path.name)
     for p in MG_SAMPLES:  # the edited copy: inputs typed into the written sheet
         doc = load(p)

@@ -22,7 +22,7 @@ from converter.sheets.mailgear_sheet import SPEC
 from ..strategies import mailgear_catalog, mailgear_pilot
 from .mailgear_fixtures import (BROKEN_MG, EXAMPLE_CATALOG, EXAMPLE_CATALOG_SHEET, GENERATED_MG, MG_SAMPLES,
                                 ROOT, address, catalog_names, cell_of, context_for, example_catalog, load,
-                                mg_workbooks, red_cases)  # noqa: F401 (mg_workbooks is a fixture)
+                                mg_workbooks, option_cases, red_cases)  # noqa: F401 (a fixture)
 
 ALL = MG_SAMPLES + BROKEN_MG
 
@@ -340,6 +340,7 @@ def test_unknown_keys_are_kept(tmp_path: Path):
 # --- LibreOffice ---------------------------------------------------------------------------------
 
 CASES = ([p.stem for p in MG_SAMPLES] + [f"broken-{p.stem}" for p in BROKEN_MG] + list(red_cases())
+         + list(option_cases())
          + [f"generated-{k:02d}" for k in range(GENERATED_MG)] + ["template", "template-catalog"])
 
 
@@ -365,12 +366,24 @@ def test_libreoffice_recalculation_matches_engine(name: str, mg_workbooks):
     written, got = named_values(_open(case.written)), named_values(_open(case.recalculated))
     assert {k: (v, got.get(k)) for k, v in written.items() if got.get(k) != v} == {}
     if case.doc is not None:
-        assert_engine_values(case.doc, case.context, _open(case.recalculated))
+        assert_engine_values(case.doc, case.context, _open(case.recalculated), case.options)
 
 
-def assert_engine_values(doc: dict, context: dict, wb) -> None:
+def test_rules_readings_change_the_sheet_as_the_engine(mg_workbooks):
+    """ミラクル 4 adds 4 to 武運 under miracle_four=plus (3d6 otherwise); 天賦の才 leaves the rolls
+    under natural_talent=separate: the rules sheet's reading drives the formulas."""
+    def value(name: str, cell: str):
+        return cell_of(_open(mg_workbooks[name].recalculated), cell).value
+
+    assert value("options-miracle-plus", "mailgear.derived.fortune") == "2d6+4"
+    assert value("options-talent-separate", "mailgear.derived.fortune") == "3d6"
+    assert value("options-talent-separate", "mailgear.derived.initiative") == "+3"
+    assert value("options-miracle-plus", "mailgear.derived.initiative") == "+6"
+
+
+def assert_engine_values(doc: dict, context: dict, wb, options: dict | None = None) -> None:
     """Each of the engine's derived values is in its cell."""
-    pricing = price(doc, catalog=context.get("catalog"))
+    pricing = price(doc, options, catalog=context.get("catalog"))
     assert pricing.derived
     wrong = {}
     for pointer, value in pricing.derived.items():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ..errors import OutputError
@@ -167,7 +168,7 @@ class SheetWriter:
             labels = dict(self.lists[list_id]) if list_id else {}
             if value is None:
                 ws.write_blank(r, c, None, fmt)
-            elif value in labels:
+            elif isinstance(value, Hashable) and value in labels:  # a list or object: kept as typed
                 shown = labels[value]
                 if kind == "enum_int":
                     ws.write_number(r, c, int(shown), fmt)

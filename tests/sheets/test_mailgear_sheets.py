@@ -19,6 +19,7 @@ from converter.rules.mailgear.tables import tables
 from converter.sheets import read_workbook, sheet_bytes, template_bytes, write_sheet
 from converter.sheets.mailgear_sheet import SPEC
 
+from ..mailgear.test_properties import SAMPLES, mangled
 from ..strategies import mailgear_catalog, mailgear_pilot
 from .mailgear_fixtures import (BROKEN_MG, EXAMPLE_CATALOG, EXAMPLE_CATALOG_SHEET, GENERATED_MG, MG_SAMPLES,
                                 ROOT, address, catalog_names, cell_of, context_for, example_catalog, load,
@@ -315,6 +316,20 @@ def test_more_than_the_sheet_holds_is_an_error_not_a_cut(change, where: str, tmp
     with pytest.raises(OutputError, match=where):
         write_sheet(doc, tmp_path / "p.xlsx")
     assert not (tmp_path / "p.xlsx").exists()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doc=mangled(SAMPLES))
+def test_any_value_anywhere_writes_and_reads_without_crashing(doc: dict, tmp_path: Path):
+    """A sample with any value anywhere (a list where a kind goes, text where a level goes) is
+    written and read back, or refused with an OutputError; the writer never crashes."""
+    if doc.get("system") != "mailgear":
+        return
+    try:
+        path = write_sheet(doc, tmp_path / "p.xlsx", force=True, context={"catalog": example_catalog()})
+    except OutputError:
+        return
+    assert read_workbook(path).document["system"] == "mailgear"
 
 
 def test_catalog_option_with_two_skill_effects_is_refused(tmp_path: Path):

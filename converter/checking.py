@@ -121,7 +121,24 @@ def check_path(path: Path, options: Mapping[str, str] | None = None,
     except InputError as exc:
         return FileReport(path=str(path), system=None,
                           findings=[Finding("INPUT_UNREADABLE", "", {"reason": str(exc)})])
+    if _is_catalog(doc):
+        from .rules.mailgear.catalog import Catalog
+
+        return _catalog_report(str(path), Catalog.from_data(doc, source=str(path)))
     return check_document(doc, options, str(path), context)
+
+
+def _is_catalog(doc: Mapping[str, Any]) -> bool:
+    """A group's catalog (mailgear), not a document: it has ``catalog`` and no ``system``."""
+    return "catalog" in doc and "system" not in doc
+
+
+CATALOG_SYSTEM = "mailgear-catalog"
+
+
+def _catalog_report(path: str, catalog: Any) -> FileReport:
+    """A catalog checked on its own: its findings (with cells, for a catalog sheet)."""
+    return FileReport(path=path, system=CATALOG_SYSTEM, findings=_ordered(catalog.findings))
 
 
 def _check_sheet(path: Path, options: Mapping[str, str] | None,
@@ -131,12 +148,22 @@ def _check_sheet(path: Path, options: Mapping[str, str] | None,
     from .sheets import cell_for, read_workbook
 
     got = read_workbook(path)
+    own_catalog = got.context.get("catalog")
+    if own_catalog is not None and _pilot_free(got.document):  # a catalog workbook, no pilot
+        return _catalog_report(str(path), own_catalog)
     merged = {**got.context, **{k: v for k, v in (context or {}).items() if v is not None}}
     report = check_document(got.document, options, str(path), merged)
     report.cells = dict(got.cells)
+    # The workbook's own catalog sheet is checked too, unless the caller named another catalog.
+    catalog_findings = list(own_catalog.findings) if own_catalog is not None and merged.get("catalog") is own_catalog else []
     report.findings = _ordered([f.at(cell=f.cell or cell_for(f.pointer, got.cells))
-                                for f in got.findings + report.findings])
+                                for f in got.findings + report.findings] + catalog_findings)
     return report
+
+
+def _pilot_free(doc: Mapping[str, Any]) -> bool:
+    """Nothing but identity and empty tables: a workbook that only carries a catalog."""
+    return not any(v not in (None, "", [], {}) for k, v in doc.items() if k not in ("system", "format"))
 
 
 INPUT_SUFFIXES = (".json", ".xlsx", ".xlsm")
@@ -147,8 +174,8 @@ SKIPPED_FOLDERS = ("broken",)
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
     """Files named, and the documents inside folders named (sorted, recursive).
 
-    In a folder, hidden entries, sub-folders named ``broken`` and catalog files (JSON with a
-    ``catalog`` key and no ``system``) are passed over; name them directly to check them."""
+    In a folder, hidden entries and sub-folders named ``broken`` are passed over; name them
+    directly to check them. Catalog files are checked as catalogs."""
     out: list[Path] = []
     for raw in paths:
         p = Path(raw)
@@ -157,23 +184,10 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
                               if q.is_file() and q.suffix.lower() in INPUT_SUFFIXES
                               and not any(part.startswith(".") or part in SKIPPED_FOLDERS
                                           for part in q.relative_to(p).parts[:-1])
-                              and not q.name.startswith((".", "~$"))
-                              and not _is_catalog_file(q)))
+                              and not q.name.startswith((".", "~$"))))
         else:
             out.append(p)
     return out
-
-
-def _is_catalog_file(path: Path) -> bool:
-    if path.suffix.lower() != ".json":
-        return False
-    import json
-
-    try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return False
-    return isinstance(data, dict) and "catalog" in data and "system" not in data
 
 
 def check_paths(paths: Iterable[str | Path], options: Mapping[str, str] | None = None,

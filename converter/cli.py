@@ -82,7 +82,7 @@ def _context(args: argparse.Namespace) -> dict:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from .checking import FileReport, check_paths
+    from .checking import CATALOG_SYSTEM, FileReport, check_paths
     from .report_text import render_text
     from .rules import system_ids
     from .rules.options import parse_rule_args
@@ -94,7 +94,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         raise MechasheetError("no documents found in: " + ", ".join(args.paths))
     if "catalog" in context:  # the catalog's own findings, once, as a file of the report
         cat = context["catalog"]
-        report.files.insert(0, FileReport(path=args.catalog, system="mailgear-catalog",
+        report.files.insert(0, FileReport(path=args.catalog, system=CATALOG_SYSTEM,
                                           findings=list(cat.findings)))
     if args.format == "json":
         sys.stdout.write(json.dumps(report.to_dict(args.lang), ensure_ascii=False, indent=2) + "\n")

@@ -12,14 +12,16 @@ from converter.sheets import write_sheet, write_template
 HERE = Path(__file__).resolve().parent
 SHEET_SYSTEMS = ("up", "pp", "mailgear")
 # The invented example catalog, and the workbook that carries it (the template with its catalog
-# sheet filled and no pilot): `mechasheet write DOC --catalog samples/mailgear/.catalog/catalog-example.xlsx`. It sits
-# in the dot-folder beside the JSON so that `mechasheet check samples/` does not take it for a pilot.
+# sheet filled and no pilot): `mechasheet write DOC --catalog samples/mailgear/catalog-example.xlsx`.
+# `mechasheet check` reports either file as a catalog, not as a pilot.
 EXAMPLE_CATALOG = HERE / "mailgear" / ".catalog" / "catalog-example.json"
-EXAMPLE_CATALOG_SHEET = HERE / "mailgear" / ".catalog" / "catalog-example.xlsx"
+EXAMPLE_CATALOG_SHEET = HERE / "mailgear" / "catalog-example.xlsx"
 
 
 def sample_documents() -> list[Path]:
-    return sorted(p for system in SHEET_SYSTEMS for p in (HERE / system).glob("*.json"))
+    """Every sample document (catalogs, which have no ``system``, are not documents)."""
+    return sorted(p for system in SHEET_SYSTEMS for p in (HERE / system).glob("*.json")
+                  if "system" in json.loads(p.read_text(encoding="utf-8")))
 
 
 def context_for(doc_path: Path, doc: dict) -> dict:

@@ -40,13 +40,23 @@ def test_mailgear_reports_no_point_total(capsys):
     assert json.loads(out)["files"][0]["totals"] == {"computed": None, "declared": None, "budget": None}
 
 
-def test_catalog_files_are_not_checked_as_documents(tmp_path: Path, capsys):
-    """A catalog JSON inside a searched folder is passed over, not reported as an unknown system."""
+def test_catalog_files_are_checked_as_catalogs(tmp_path: Path, capsys):
+    """A catalog JSON (or catalog workbook) in a searched folder is checked as a catalog, not
+    reported as a document of an unknown system, and its own errors are found."""
     (tmp_path / "catalog.json").write_text(CATALOG.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "catalog.xlsx").write_bytes((ROOT / "samples" / "mailgear" / "catalog-example.xlsx").read_bytes())
     doc = ROOT / "samples" / "pp" / "ordinary_person.json"
     (tmp_path / doc.name).write_text(doc.read_text(encoding="utf-8"), encoding="utf-8")
-    code, out, _ = _run(capsys, "check", str(tmp_path))
-    assert code == 0 and "catalog.json" not in out
+    code, out, _ = _run(capsys, "check", str(tmp_path), "--format", "json")
+    report = json.loads(out)
+    assert code == 0
+    assert {Path(f["path"]).name: f["system"] for f in report["files"]} == {
+        "catalog.json": "mailgear-catalog", "catalog.xlsx": "mailgear-catalog", doc.name: "pp"}
+    broken = json.loads(CATALOG.read_text(encoding="utf-8"))
+    broken["levels"] = "not a table"
+    (tmp_path / "catalog.json").write_text(json.dumps(broken, ensure_ascii=False), encoding="utf-8")
+    code, out, _ = _run(capsys, "check", str(tmp_path / "catalog.json"))
+    assert code == 1
 
 
 def test_group_skill_list_turns_unknown_skill_into_known(tmp_path: Path, capsys):

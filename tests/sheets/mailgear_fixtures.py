@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MG_SAMPLES = sorted((ROOT / "samples" / "mailgear").glob("*.json"))
 BROKEN_MG = sorted((ROOT / "samples" / "broken" / "mailgear").glob("*.json"))
 EXAMPLE_CATALOG = ROOT / "samples" / "mailgear" / ".catalog" / "catalog-example.json"
-EXAMPLE_CATALOG_SHEET = ROOT / "samples" / "mailgear" / ".catalog" / "catalog-example.xlsx"
+EXAMPLE_CATALOG_SHEET = ROOT / "samples" / "mailgear" / "catalog-example.xlsx"
 GENERATED_MG = 10
 
 

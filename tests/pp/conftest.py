@@ -11,6 +11,7 @@ from typing import Any
 from converter.findings import Finding, Severity
 from converter.rules.pricing import Pricing
 from converter.rules.pp.engine import price_character
+from ..pricing_helpers import cost_at, has_line  # noqa: F401  (shared by the tests here)
 
 # 能力値の数字が示す大まかな意味 (0..12)
 SEED_ATTRIBUTE_MEANINGS = ["日常生活に支障", "落ちこぼれ", "やや不得意", "平均", "やや得意",
@@ -67,17 +68,6 @@ def priced(doc: dict[str, Any], skills: Any = None, **options: str) -> Pricing:
     out = price_character(doc, options, skills=skills)
     assert doc == before, "the engine must not modify the document"
     return out
-
-
-def cost_at(pricing: Pricing, pointer: str) -> int:
-    """The cost of the one line priced at ``pointer``."""
-    lines = [line for line in pricing.lines if line.pointer == pointer]
-    assert len(lines) == 1, f"expected one line at {pointer}, got {pricing.lines}"
-    return lines[0].cost
-
-
-def has_line(pricing: Pricing, pointer: str) -> bool:
-    return any(line.pointer == pointer for line in pricing.lines)
 
 
 # The remainder note: a minimal character (0 PP of 50) always has it, so the readers below

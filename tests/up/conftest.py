@@ -10,6 +10,7 @@ from typing import Any
 from converter.findings import Finding
 from converter.rules.pricing import Pricing
 from converter.rules.up.engine import price_unit
+from ..pricing_helpers import cost_at, has_line  # noqa: F401  (shared by the tests here)
 
 # size → (基本ＵＰ, {stat: (base, step, max raise, UP per step)}); 移動力 has no maximum.
 SEED_SIZES: dict[str, tuple[int, dict[str, tuple[int, int, int | None, int]]]] = {
@@ -61,17 +62,6 @@ def ranged(**overrides: Any) -> dict[str, Any]:
 def priced(doc: dict[str, Any], **options: str) -> Pricing:
     """The engine's answer for ``doc`` under the given rule options."""
     return price_unit(doc, options)
-
-
-def cost_at(pricing: Pricing, pointer: str) -> int:
-    """The cost of the one line priced at ``pointer``."""
-    lines = [line for line in pricing.lines if line.pointer == pointer]
-    assert len(lines) == 1, f"expected one line at {pointer}, got {pricing.lines}"
-    return lines[0].cost
-
-
-def has_line(pricing: Pricing, pointer: str) -> bool:
-    return any(line.pointer == pointer for line in pricing.lines)
 
 
 def found(pricing: Pricing) -> list[tuple[str, str]]:

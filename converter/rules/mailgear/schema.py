@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .tables import MailgearTables, tables
+from ..schema_parts import enum_schema as _enum
 
 FORMAT = 1
 SCHEMA_ID = "https://mechasheet.invalid/schemas/mailgear.schema.json"
@@ -17,13 +18,6 @@ SCHEMA_ID = "https://mechasheet.invalid/schemas/mailgear.schema.json"
 # the group's catalog, so the schema only fixes their shape.
 RANK_PATTERN = r"^[A-Z]+\+?$"
 LEVEL_PATTERN = r"^[A-Z]+$"
-
-
-def _enum(values: list[Any], labels: dict[Any, str] | None = None, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"enum": values, **extra}
-    if labels:
-        out["x-labels"] = labels
-    return out
 
 
 def skill_enum(t: MailgearTables, **extra: Any) -> dict[str, Any]:

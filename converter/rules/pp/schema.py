@@ -9,16 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from .tables import ATTRIBUTE_IDS, Field, PpTables, tables
+from ..schema_parts import enum_schema as _enum
 
 FORMAT = 1
 SCHEMA_ID = "https://mechasheet.invalid/schemas/pp.schema.json"
-
-
-def _enum(values: list[Any], labels: dict[Any, str] | None = None, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"enum": values, **extra}
-    if labels:
-        out["x-labels"] = labels
-    return out
 
 
 def _field_schema(f: Field, t: PpTables) -> dict[str, Any]:

@@ -8,16 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from .tables import STAT_IDS, TERRAINS, tables
+from ..schema_parts import enum_schema as _enum
 
 FORMAT = 1
 SCHEMA_ID = "https://mechasheet.invalid/schemas/up.schema.json"
-
-
-def _enum(values: list[Any], labels: dict[Any, str] | None = None, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"enum": values, **extra}
-    if labels:
-        out["x-labels"] = labels
-    return out
 
 
 def build_schema() -> dict[str, Any]:

@@ -26,6 +26,7 @@ class FileReport:
     derived: dict[str, Any] = field(default_factory=dict)
     document: dict[str, Any] | None = None
     cells: dict[str, str] = field(default_factory=dict)  # pointer → cell, for sheets
+    context: dict[str, Any] = field(default_factory=dict)  # the engine's extra inputs used
 
     @property
     def valid(self) -> bool:
@@ -154,6 +155,7 @@ def _check_sheet(path: Path, options: Mapping[str, str] | None,
     merged = {**got.context, **{k: v for k, v in (context or {}).items() if v is not None}}
     report = check_document(got.document, options, str(path), merged)
     report.cells = dict(got.cells)
+    report.context = merged
     # The workbook's own catalog sheet is checked too, unless the caller named another catalog.
     catalog_findings = list(own_catalog.findings) if own_catalog is not None and merged.get("catalog") is own_catalog else []
     report.findings = _ordered([f.at(cell=f.cell or cell_for(f.pointer, got.cells))
@@ -215,7 +217,10 @@ def _party_view(report: CheckReport, context: Mapping[str, Any] | None) -> None:
         seen.add(key)
         pilots.append(fr.document)
     if pilots:
-        report.party = party_unit_level(pilots, (context or {}).get("catalog"))
+        # The catalog named on the command line, else the first one a pilot workbook carries.
+        catalog = (context or {}).get("catalog") or next(
+            (fr.context["catalog"] for fr in report.files if fr.context.get("catalog") is not None), None)
+        report.party = party_unit_level(pilots, catalog)
 
 
 def _check_transformation_sets(report: CheckReport) -> None:

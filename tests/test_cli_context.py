@@ -17,8 +17,10 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_catalog_enables_its_checks_and_the_party_unit_level(capsys):
-    """With --catalog, catalog-table info findings go away and the party gets its unit level."""
-    code, out, _ = _run(capsys, "check", str(ROOT / "samples" / "mailgear"), "--format", "json")
+    """JSON pilots alone: catalog checks skipped and no unit level; with --catalog, the
+    catalog-table info findings go away and the party gets its unit level."""
+    pilots = [str(p) for p in sorted((ROOT / "samples" / "mailgear").glob("*.json"))]
+    code, out, _ = _run(capsys, "check", *pilots, "--format", "json")
     report = json.loads(out)
     assert code == 0
     assert any(f["code"] == "MG_CATALOG_TABLE_MISSING" for fr in report["files"] for f in fr["findings"])
@@ -86,3 +88,11 @@ def test_catalog_schema_command(capsys):
     code, out, _ = _run(capsys, "schema", "mailgear-catalog")
     assert code == 0
     assert out == (ROOT / "schemas" / "mailgear-catalog.schema.json").read_text(encoding="utf-8")
+
+
+def test_party_uses_the_catalog_a_pilot_workbook_carries(capsys):
+    """Pilot sheets written with a catalog give the party its unit level without --catalog."""
+    code, out, _ = _run(capsys, "check", str(ROOT / "samples" / "mailgear" / "veteran-custom.xlsx"),
+                        "--format", "json")
+    party = json.loads(out)["party"]
+    assert code == 0 and party["members"] == 1 and party["unit_level"] is not None

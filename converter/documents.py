@@ -10,15 +10,21 @@ from typing import Any
 from .errors import InputError, OutputError
 
 
+def read_input_text(path: str | Path, error: type[InputError] = InputError) -> str:
+    """The text of an input file (UTF-8, a BOM allowed); ``error`` naming the file if unreadable."""
+    p = Path(path)
+    try:
+        return p.read_text(encoding="utf-8-sig")
+    except FileNotFoundError as exc:
+        raise error(f"{p}: no such file") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"{p}: cannot read: {exc}") from exc
+
+
 def load_json_document(path: str | Path) -> dict[str, Any]:
     """A document read from a JSON file; InputError (exit 2) naming the file if it cannot be."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except FileNotFoundError as exc:
-        raise InputError(f"{p}: no such file") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{p}: cannot read: {exc}") from exc
+    text = read_input_text(p)
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -259,11 +259,8 @@ _PARSERS = {".json": parse_json, ".toml": parse_toml}
 
 def load_skill_list(path: str | Path) -> list[SkillDef]:
     """A group's skill list from a .json, .toml or text file (any other suffix is text)."""
+    from ...documents import read_input_text
+
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except FileNotFoundError as exc:
-        raise SkillListError(f"{p}: no such file") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SkillListError(f"{p}: cannot read: {exc}") from exc
+    text = read_input_text(p, SkillListError)
     return _PARSERS.get(p.suffix.lower(), parse_text)(text, str(p))

@@ -10,3 +10,21 @@ def enum_schema(values: list[Any], labels: dict[Any, str] | None = None, **extra
     if labels:
         out["x-labels"] = labels
     return out
+
+
+def schema_head(system: str, title: str) -> dict[str, Any]:
+    """The opening keys of a generated document schema (2020-12; where it comes from)."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://mechasheet.invalid/schemas/{system}.schema.json",
+        "title": title,
+        "description": (f"Generated from converter/rules/{system}/tables.toml by "
+                        f"`mechasheet schema {system}`. Do not edit."),
+        "type": "object",
+    }
+
+
+def identity_properties(system: str, fmt: int) -> dict[str, Any]:
+    """``system`` and ``format``: every document says what it is and which version wrote it."""
+    return {"system": {"const": system},
+            "format": {"type": "integer", "minimum": 1, "maximum": fmt}}

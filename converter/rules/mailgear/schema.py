@@ -9,10 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from .tables import MailgearTables, tables
-from ..schema_parts import enum_schema as _enum
+from ..schema_parts import enum_schema as _enum, identity_properties, schema_head
 
 FORMAT = 1
-SCHEMA_ID = "https://mechasheet.invalid/schemas/mailgear.schema.json"
 
 # A gear rank: letters, then "+" for a 専用機 (seed 001, 専用機について). The letters come from
 # the group's catalog, so the schema only fixes their shape.
@@ -151,15 +150,9 @@ def build_schema() -> dict[str, Any]:
         "additionalProperties": False,
     }
     return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": SCHEMA_ID,
-        "title": "mechasheet: mailgear pilot and mail gear (メイルギア)",
-        "description": ("Generated from converter/rules/mailgear/tables.toml by "
-                        "`mechasheet schema mailgear`. Do not edit."),
-        "type": "object",
+        **schema_head("mailgear", "mechasheet: mailgear pilot and mail gear (メイルギア)"),
         "properties": {
-            "system": {"const": "mailgear"},
-            "format": {"type": "integer", "minimum": 1, "maximum": FORMAT},
+            **identity_properties("mailgear", FORMAT),
             "catalog": {"type": "string", "title": "作成に使ったカタログの名前"},
             "pilot": {
                 "type": "object",

@@ -9,10 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from .tables import ATTRIBUTE_IDS, Field, PpTables, tables
-from ..schema_parts import enum_schema as _enum
+from ..schema_parts import enum_schema as _enum, identity_properties, schema_head
 
 FORMAT = 1
-SCHEMA_ID = "https://mechasheet.invalid/schemas/pp.schema.json"
 
 
 def _field_schema(f: Field, t: PpTables) -> dict[str, Any]:
@@ -123,14 +122,9 @@ def build_schema() -> dict[str, Any]:
     machine["type"] = ["object", "null"]
 
     return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": SCHEMA_ID,
-        "title": "mechasheet: pp character (キャラクター作成・ＰＰ)",
-        "description": "Generated from converter/rules/pp/tables.toml by `mechasheet schema pp`. Do not edit.",
-        "type": "object",
+        **schema_head("pp", "mechasheet: pp character (キャラクター作成・ＰＰ)"),
         "properties": {
-            "system": {"const": "pp"},
-            "format": {"type": "integer", "minimum": 1, "maximum": FORMAT},
+            **identity_properties("pp", FORMAT),
             "name": {"type": "string", "minLength": 1, "title": "キャラクター名"},
             "player": {"type": "string", "title": "プレイヤー"},
             "budget": {"type": "integer", "minimum": 1, "default": t.default_budget,

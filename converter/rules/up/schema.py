@@ -8,10 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from .tables import STAT_IDS, TERRAINS, tables
-from ..schema_parts import enum_schema as _enum
+from ..schema_parts import enum_schema as _enum, identity_properties, schema_head
 
 FORMAT = 1
-SCHEMA_ID = "https://mechasheet.invalid/schemas/up.schema.json"
 
 
 def build_schema() -> dict[str, Any]:
@@ -171,14 +170,9 @@ def build_schema() -> dict[str, Any]:
     }
 
     return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": SCHEMA_ID,
-        "title": "mechasheet: up unit (ユニット作成・ＵＰ)",
-        "description": "Generated from converter/rules/up/tables.toml by `mechasheet schema up`. Do not edit.",
-        "type": "object",
+        **schema_head("up", "mechasheet: up unit (ユニット作成・ＵＰ)"),
         "properties": {
-            "system": {"const": "up"},
-            "format": {"type": "integer", "minimum": 1, "maximum": FORMAT},
+            **identity_properties("up", FORMAT),
             "name": {"type": "string", "minLength": 1, "title": "機体名"},
             "pilot": {"type": "string", "title": "パイロット"},
             "budget": {"type": "integer", "minimum": 1, "title": "総ＵＰ"},

@@ -1,31 +1,60 @@
 """mechasheet: Japanese mecha TRPG sheets as checked JSON documents and Excel workbooks.
 
-The public API, re-exported once. Importing this package stays light: the rules and engine
-use only the standard library (they also run under Pyodide in xlwings Lite).
+The public API, re-exported once. Importing this package stays light: the core and the rules
+use only the standard library (they also run under Pyodide in xlwings Lite); readers, the
+checker and workbooks are imported when first used.
 """
 from __future__ import annotations
 
-from .errors import (CatalogError, InputError, MechasheetError, OutputError, RuleOptionError,
-                     RuleTableError)
-from .findings import Finding, Severity, catalog
-from .rules import CostLine, Pricing, System, get_system, system_ids
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from .core.errors import (CatalogError, InputError, MechasheetError, OutputError, RuleOptionError,
+                          RuleTableError)
+from .core.evaluation import CostLine, Derived, Evaluation, Roll
+from .core.findings import Finding, Severity, catalog
+from .core.source import Origin, Source
+from .rules import System, get_system, system_ids
 from .rules.options import resolve_options
 
 __version__ = "0.1.0"
 
 
-def check_document(doc, options=None, path=""):
-    """Check one document (schema + rules); see :func:`converter.checking.check_document`."""
-    from .checking import check_document as _check
-
-    return _check(doc, options, path)
-
-
-def price(doc, options=None) -> Pricing:
-    """Price a document with its system's engine (no schema validation)."""
-    return get_system(doc["system"]).price(doc, options)
+def evaluate(doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
+             context: Mapping[str, Any] | None = None) -> Evaluation:
+    """Evaluate a document with its system's engine (no schema validation): priced lines,
+    derived values, findings."""
+    return get_system(doc["system"]).evaluate_with(doc, options, context)
 
 
-__all__ = ["CatalogError", "CostLine", "Finding", "InputError", "MechasheetError", "OutputError",
-           "Pricing", "RuleOptionError", "RuleTableError", "Severity", "System", "__version__",
-           "catalog", "check_document", "get_system", "price", "resolve_options", "system_ids"]
+def check_document(doc: Mapping[str, Any], options: Mapping[str, str] | None = None, path: str = "",
+                   context: Mapping[str, Any] | None = None):
+    """Check one document (schema + rules): a :class:`~converter.check.FileReport`."""
+    from .check import check_document as _check
+
+    return _check(doc, options, path, context)
+
+
+def check_paths(paths: Iterable[str | Path], options: Mapping[str, str] | None = None,
+                context: Mapping[str, Any] | None = None):
+    """Read every file named (folders searched) and check them together: a
+    :class:`~converter.check.CheckReport`. Reading and checking meet only here."""
+    from .check import check_sources
+    from .io import read_sources
+
+    return check_sources(read_sources(paths), options, context)
+
+
+def check_path(path: str | Path, options: Mapping[str, str] | None = None,
+               context: Mapping[str, Any] | None = None):
+    """One file read and checked on its own (no set checks)."""
+    from .check import check_source
+    from .io import read_source
+
+    return check_source(read_source(path), options, context)
+
+
+__all__ = ["CatalogError", "CostLine", "Derived", "Evaluation", "Finding", "InputError",
+           "MechasheetError", "Origin", "OutputError", "Roll", "RuleOptionError", "RuleTableError",
+           "Severity", "Source", "System", "__version__", "catalog", "check_document", "check_path",
+           "check_paths", "evaluate", "get_system", "resolve_options", "system_ids"]

@@ -9,7 +9,7 @@ import json
 import sys
 from typing import Sequence
 
-from .errors import MechasheetError
+from .core.errors import MechasheetError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
 
@@ -29,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--catalog", metavar="FILE", help="mailgear: the group's catalog (.json, or a workbook with a catalog sheet)")
     c.add_argument("--skills", metavar="FILE", help="pp: the group's own skill list (.txt, .json, .toml)")
 
-    s = sub.add_parser("schema", help="print a system's JSON Schema (up, mailgear, pp, mailgear-catalog)")
+    s = sub.add_parser("schema", help="print a JSON Schema (up, mailgear, pp, mailgear-catalog, report)")
     s.add_argument("system")
 
     t = sub.add_parser("template", help="write a system's empty Excel template")
@@ -58,32 +58,16 @@ def _parser() -> argparse.ArgumentParser:
 
 def _context(args: argparse.Namespace) -> dict:
     """The engines' extra inputs named on the command line (catalog, skill list)."""
-    from pathlib import Path
+    from .io.context import load_context
 
-    context: dict = {}
-    if getattr(args, "catalog", None):
-        path = Path(args.catalog)
-        if path.suffix.lower() in (".xlsx", ".xlsm"):
-            from .sheets import read_workbook
-
-            catalog = read_workbook(path).context.get("catalog")
-            if catalog is None:
-                raise MechasheetError(f"{path}: the workbook has no catalog sheet")
-        else:
-            from .rules.mailgear.catalog import load_catalog
-
-            catalog = load_catalog(path)
-        context["catalog"] = catalog
-    if getattr(args, "skills", None):
-        from .rules.pp.skills import load_skill_list
-
-        context["skills"] = load_skill_list(args.skills)
-    return context
+    return load_context(getattr(args, "catalog", None), getattr(args, "skills", None))
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from .checking import CATALOG_SYSTEM, FileReport, check_paths
-    from .report_text import render_text
+    from . import check_paths
+    from .check import CATALOG_SYSTEM, FileReport
+    from .check.text import render_text
+    from .core.source import CATALOG
     from .rules import system_ids
     from .rules.options import parse_rule_args
 
@@ -95,7 +79,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if "catalog" in context:  # the catalog's own findings, once, as a file of the report
         cat = context["catalog"]
         report.files.insert(0, FileReport(path=args.catalog, system=CATALOG_SYSTEM,
-                                          findings=list(cat.findings)))
+                                          findings=list(cat.findings), kind=CATALOG,
+                                          context={"catalog": cat}))
     if args.format == "json":
         sys.stdout.write(json.dumps(report.to_dict(args.lang), ensure_ascii=False, indent=2) + "\n")
     else:
@@ -111,6 +96,11 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
         sys.stdout.write(catalog_schema_text())
         return EXIT_OK
+    if args.system == "report":
+        from .schema import report_schema_text
+
+        sys.stdout.write(report_schema_text())
+        return EXIT_OK
     from .schema import schema_text
 
     sys.stdout.write(schema_text(args.system))
@@ -119,12 +109,12 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     from .rules import system_ids
-    from .rules.options import option_specs
+    from .rules.options import option_declarations
 
     for system in system_ids():
-        for name, spec in option_specs(system).items():
-            sys.stdout.write(f"{system}: --rule {name}=VALUE  ({spec['label']}; default {spec['default']})\n")
-            for value, label in spec["values"].items():
+        for name, decl in option_declarations(system).items():
+            sys.stdout.write(f"{system}: --rule {name}=VALUE  ({decl['label']}; default {decl['default']})\n")
+            for value, label in decl["values"].items():
                 sys.stdout.write(f"    {value}: {label}\n")
     return EXIT_OK
 
@@ -140,7 +130,7 @@ def _cmd_template(args: argparse.Namespace) -> int:
 def _cmd_write(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .documents import load_json_document
+    from .io.files import load_json_document
     from .rules import system_ids
     from .rules.options import parse_rule_args
     from .sheets import write_sheet
@@ -154,7 +144,7 @@ def _cmd_write(args: argparse.Namespace) -> int:
 
 
 def _cmd_read(args: argparse.Namespace) -> int:
-    from .documents import dump_document, write_atomic
+    from .io.files import dump_document, write_atomic
     from .sheets import read_sheet
 
     doc, findings, _ = read_sheet(args.sheet)

@@ -10,10 +10,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from .findings import Finding
+from .core.findings import Finding
+from .core.pointers import pointer
 from .rules import get_system
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+
+
+def report_schema_text() -> str:
+    """The check report's schema as committed in ``schemas/report.schema.json``."""
+    from .check.report import build_report_schema
+
+    return json.dumps(build_report_schema(), ensure_ascii=False, indent=2) + "\n"
 
 
 def schema_text(system: str) -> str:
@@ -37,14 +45,10 @@ def validate(doc: Mapping[str, Any], system: str) -> list[Finding]:
     return [f for e in errors for f in error_findings(e)]
 
 
-def _ptr(path) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
-
-
 def error_findings(error) -> Iterator[Finding]:
     """One jsonschema error → findings; conditional (if/then, allOf) errors are unwrapped."""
     kind = error.validator
-    where = _ptr(error.absolute_path)
+    where = pointer(*error.absolute_path)
     value = error.instance
     if kind in ("allOf", "anyOf", "oneOf") and error.context:
         for sub in error.context:
@@ -76,3 +80,20 @@ def error_findings(error) -> Iterator[Finding]:
 def _short(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+@lru_cache(maxsize=1)
+def _catalog_validator():
+    import jsonschema  # heavy: only when validating
+
+    from .rules.mailgear.catalog import build_catalog_schema
+
+    return jsonschema.Draft202012Validator(build_catalog_schema())
+
+
+def catalog_findings(raw: Any) -> list[Finding]:
+    """A mailgear catalog's structure against its generated schema, each error worded as the
+    document checks word it (MG_CATALOG_SCHEMA, with the Japanese and English text)."""
+    errors = sorted(_catalog_validator().iter_errors(raw), key=lambda e: list(map(str, e.absolute_path)))
+    return [Finding("MG_CATALOG_SCHEMA", inner.pointer, {"ja": inner.message("ja"), "en": inner.message("en")})
+            for error in errors for inner in error_findings(error)]

@@ -5,7 +5,7 @@ import json
 import shutil
 from pathlib import Path
 
-from converter.checking import check_paths
+from converter import check_paths
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "up"
 

@@ -126,16 +126,19 @@ def test_whole_samples_folder_skips_broken(capsys) -> None:
 # --- the JSON report -----------------------------------------------------------------------------
 
 def test_json_report_has_exactly_the_documented_shape(capsys) -> None:
-    """--format json prints {valid, files: [{path, system, valid, totals, breakdown, findings}]}."""
+    """--format json prints the report schemas/report.schema.json describes: format, version,
+    options, summary, valid, files [{path, system, kind, valid, complete, source, options, context,
+    totals, breakdown, derived, findings}], sets."""
     code, report = _json(capsys, str(GOOD_DIR), str(BROKEN_DIR))
     assert code == 1
-    assert set(report) == {"valid", "files"}
+    assert set(report) == {"format", "version", "options", "summary", "valid", "files", "sets"}
     assert report["valid"] is False
     documents = [p for d in (GOOD_DIR, BROKEN_DIR) for p in d.iterdir() if p.suffix in (".json", ".xlsx")]
     assert len(report["files"]) == len(documents)
     seen_finding = False
     for fr in report["files"]:
-        assert set(fr) == {"path", "system", "valid", "totals", "breakdown", "findings"}
+        assert set(fr) == {"path", "system", "kind", "valid", "complete", "source", "options", "context",
+                           "totals", "breakdown", "derived", "findings"}
         assert isinstance(fr["path"], str) and fr["system"] == "up"
         assert isinstance(fr["valid"], bool)
         assert set(fr["totals"]) == {"computed", "declared", "budget"}

@@ -24,14 +24,14 @@ def test_catalog_enables_its_checks_and_the_party_unit_level(capsys):
     report = json.loads(out)
     assert code == 0
     assert any(f["code"] == "MG_CATALOG_TABLE_MISSING" for fr in report["files"] for f in fr["findings"])
-    assert report["party"]["unit_level"] is None and report["party"]["members"] == 3
+    assert report["sets"]["mailgear.party"]["unit_level"] is None and report["sets"]["mailgear.party"]["members"] == 3
     code, out, _ = _run(capsys, "check", str(ROOT / "samples" / "mailgear"), "--format", "json",
                         "--catalog", str(CATALOG))
     report = json.loads(out)
     assert code == 0
     assert report["files"][0]["system"] == "mailgear-catalog"
     assert not any(f["code"] == "MG_CATALOG_TABLE_MISSING" for fr in report["files"] for f in fr["findings"])
-    party = report["party"]
+    party = report["sets"]["mailgear.party"]
     assert party["floor"] == party["total"] // party["members"] and party["unit_level"] is not None
 
 
@@ -94,5 +94,5 @@ def test_party_uses_the_catalog_a_pilot_workbook_carries(capsys):
     """Pilot sheets written with a catalog give the party its unit level without --catalog."""
     code, out, _ = _run(capsys, "check", str(ROOT / "samples" / "mailgear" / "veteran-custom.xlsx"),
                         "--format", "json")
-    party = json.loads(out)["party"]
+    party = json.loads(out)["sets"]["mailgear.party"]
     assert code == 0 and party["members"] == 1 and party["unit_level"] is not None

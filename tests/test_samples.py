@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from converter import Severity, check_document, price
+from converter import Severity, check_document, evaluate as price
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD_DIR = ROOT / "samples" / "up"

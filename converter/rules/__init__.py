@@ -1,12 +1,18 @@
-"""The rule systems: tables, engines and schema generators. Standard library only (Pyodide)."""
+"""The rule systems: tables, engines and schema generators. Standard library only (Pyodide).
+
+Each system is a package ``converter.rules.<id>`` exposing ``LABEL``, ``FORMAT``, ``evaluate``
+(the engine), ``build_schema``, ``CONTEXT`` (the extra inputs its engine takes, e.g. a catalog)
+and ``SET_CHECKS``. Front ends reach a system only through :func:`get_system`.
+"""
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from ..errors import MechasheetError
-from .pricing import CostLine, Pricing
+from ..core.errors import MechasheetError
+from ..core.evaluation import CostLine, Evaluation
+from ..core.sets import SetCheck
 
 
 @dataclass(frozen=True)
@@ -16,17 +22,16 @@ class System:
     id: str
     label: str
     format: int
-    price: Callable[..., Pricing]  # (doc, options, **context): see price_with
+    evaluate: Callable[..., Evaluation]  # (doc, options, **context)
     build_schema: Callable[[], dict[str, Any]]
+    context: tuple[str, ...] = ()  # the context entries its engine takes (catalog, skills)
+    set_checks: tuple[SetCheck, ...] = ()
 
-    def price_with(self, doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
-                   context: Mapping[str, Any] | None = None) -> Pricing:
-        """Price ``doc``, passing each context entry (catalog, skills) the engine takes."""
-        import inspect
-
-        accepted = inspect.signature(self.price).parameters
-        kwargs = {k: v for k, v in (context or {}).items() if k in accepted and v is not None}
-        return self.price(doc, options, **kwargs)
+    def evaluate_with(self, doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
+                      context: Mapping[str, Any] | None = None) -> Evaluation:
+        """Evaluate ``doc``, passing each context entry the engine takes."""
+        kwargs = {k: v for k, v in (context or {}).items() if k in self.context and v is not None}
+        return self.evaluate(doc, options, **kwargs)
 
 
 # Registered lazily so that importing one system never imports another.
@@ -47,7 +52,8 @@ def get_system(system_id: str) -> System:
     if system_id not in system_ids():
         raise MechasheetError(f"unknown system {system_id!r} (known: {', '.join(_MODULES)})")
     mod = importlib.import_module(_MODULES[system_id])
-    return System(system_id, mod.LABEL, mod.FORMAT, mod.price, mod.build_schema)
+    return System(system_id, mod.LABEL, mod.FORMAT, mod.evaluate, mod.build_schema,
+                  tuple(mod.CONTEXT), tuple(mod.SET_CHECKS))
 
 
-__all__ = ["CostLine", "Pricing", "System", "get_system", "system_ids"]
+__all__ = ["CostLine", "Evaluation", "System", "get_system", "system_ids"]

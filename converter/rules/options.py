@@ -1,14 +1,25 @@
-"""Rule options: the readings a group picks (RULES-NOTES.md), declared in each system's tables."""
+"""Rule options: the readings a group picks (RULES-NOTES.md), declared in each system's tables.
+
+An option may also set how much a finding matters (``severity``: finding code → option value →
+error, warning, info or off). Engines yield every finding at its catalog severity; the policy is
+applied here, in one place, by :func:`evaluates`, which every engine's entry point wears.
+"""
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+import functools
+from dataclasses import replace
+from typing import Any, Callable, Iterable, Mapping
 
-from ..errors import RuleOptionError
-from ._tables import load_tables
+from ..core.errors import RuleOptionError
+from ..core.evaluation import Evaluation
+from ..core.findings import Finding, Severity
+from .tables_file import load_tables
+
+OFF = "off"
 
 
-def option_specs(system: str) -> dict[str, dict]:
-    """Option name → {label, default, values} as the system's tables declare them."""
+def option_declarations(system: str) -> dict[str, dict]:
+    """Option name → {label, default, values, severity?} as the system's tables declare them."""
     return load_tables(system).get("options", {})
 
 
@@ -16,24 +27,62 @@ def resolve_options(system: str, chosen: Mapping[str, str] | None = None) -> dic
     """Every option of ``system`` with its value: the chosen one, else the default.
 
     Options another system declares are ignored, so one ``--rule`` list can serve a mixed folder;
-    a name no system declares, or a value the option does not offer, is an error.
+    a value the option does not offer is an error.
     """
-    specs = option_specs(system)
-    out = {name: spec["default"] for name, spec in specs.items()}
+    declared = option_declarations(system)
+    out = {name: spec["default"] for name, spec in declared.items()}
     for name, value in (chosen or {}).items():
-        if name in specs:
-            if value not in specs[name]["values"]:
-                allowed = ", ".join(specs[name]["values"])
+        if name in declared:
+            if value not in declared[name]["values"]:
+                allowed = ", ".join(declared[name]["values"])
                 raise RuleOptionError(f"--rule {name}={value}: value must be one of {allowed}")
             out[name] = value
     return out
+
+
+def severity_policy(system: str, options: Mapping[str, str]) -> dict[str, str]:
+    """Finding code → severity (or ``off``) under ``options``, from the tables' declarations."""
+    out: dict[str, str] = {}
+    for name, spec in option_declarations(system).items():
+        for code, by_value in spec.get("severity", {}).items():
+            value = options.get(name, spec["default"])
+            if value in by_value:
+                out[code] = by_value[value]
+    return out
+
+
+def apply_policy(system: str, options: Mapping[str, str], findings: Iterable[Finding]) -> list[Finding]:
+    """``findings`` with the options' severities: a finding set ``off`` is dropped."""
+    policy = severity_policy(system, options)
+    out = []
+    for f in findings:
+        level = policy.get(f.code)
+        if level == OFF:
+            continue
+        out.append(f if level is None else replace(f, severity=Severity(level)))
+    return out
+
+
+def evaluates(system: str) -> Callable[[Callable[..., Evaluation]], Callable[..., Evaluation]]:
+    """Decorate an engine's entry point ``fn(doc, options, **context)``: options are resolved
+    (defaults filled in, values checked) before it runs, the severity policy applied after."""
+    def wrap(fn: Callable[..., Evaluation]) -> Callable[..., Evaluation]:
+        @functools.wraps(fn)
+        def run(doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
+                **context: Any) -> Evaluation:
+            opts = resolve_options(system, options)
+            ev = fn(doc, opts, **context)
+            ev.findings = apply_policy(system, opts, ev.findings)
+            return ev
+        return run
+    return wrap
 
 
 def parse_rule_args(args: Iterable[str], systems: Iterable[str]) -> dict[str, str]:
     """``["damage_dice=every_die", ...]`` → dict, checked against every system's options."""
     known: dict[str, set[str]] = {}
     for system in systems:
-        for name, spec in option_specs(system).items():
+        for name, spec in option_declarations(system).items():
             known.setdefault(name, set()).update(spec["values"])
     out: dict[str, str] = {}
     for arg in args:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..documents import write_atomic
+from ..io.files import write_atomic
 
 SHEET_SUFFIXES = (".xlsx", ".xlsm")
 

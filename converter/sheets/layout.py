@@ -12,7 +12,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from ..errors import RuleTableError
+from ..core.errors import RuleTableError
 
 _A1 = re.compile(r"^\$?([A-Z]{1,3})\$?(\d+)$")
 

@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ..io.context import catalog_from
 from ..rules.mailgear.catalog import Catalog, TABLES
 from ..rules.mailgear.tables import tables
 from .layout import Layout, a1
@@ -293,7 +294,7 @@ class CatalogSheet:
         raw.update(rest.get("top", {}))
         for key in rest.get("absent", []):
             raw.pop(key, None)
-        return Catalog.from_data(raw, cells=cells, source=f"{named.path}#{self.sheet}")
+        return catalog_from(raw, cells=cells, source=f"{named.path}#{self.sheet}")
 
     @staticmethod
     def _read_models(listed, stat_rows) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:

@@ -2,29 +2,20 @@
 
 Every figure comes from the rules sheet, the catalog sheet (by defined name) or ``tables.toml``
 through this module; a LibreOffice recalculation test holds each formula to the engine. Names
-are matched as the engine matches them (``name_key``: width, case, ・ . - and spaces ignored),
-written in Excel as UPPER(ASC(...)) with those characters removed; :func:`excel_key` is the same
-key in Python, for the cached results of the key cells.
+are matched as the engine matches them: both keys are rendered from the tables' ``[name_key]``
+(``converter.core.names``); :func:`excel_key` is the Excel key in Python, for the cached results
+of the key cells.
 """
 from __future__ import annotations
-
-import unicodedata
-from functools import lru_cache
 
 from ..rules.mailgear.tables import tables
 from .layout import Layout, Table, col_letter, parse_a1
 from .spec import FALSE, TRUE
 
-# What name_key ignores, as it stands after ASC (full-width forms become these half-width ones).
-_IGNORED = (" ", ".", "\uff65", "-", "\u2010", "_", "\u30fb")
-
 
 def key(ref: str) -> str:
-    """Excel: the name in ``ref`` as compared (width, case and separators ignored)."""
-    expr = f"UPPER(ASC({ref}))"
-    for ch in _IGNORED:
-        expr = f'SUBSTITUTE({expr},"{ch}","")'
-    return f'SUBSTITUTE({expr},CHAR(9),"")'
+    """Excel: the name in ``ref`` as compared (the tables' ``[name_key]``)."""
+    return tables().names.excel(ref)
 
 
 def esc(expr: str) -> str:
@@ -32,45 +23,9 @@ def esc(expr: str) -> str:
     return f'SUBSTITUTE(SUBSTITUTE(SUBSTITUTE({expr},"~","~~"),"*","~*"),"?","~?")'
 
 
-@lru_cache(maxsize=1)
-def _asc_table() -> dict[str, str]:
-    """Excel's ASC as a table: full-width ASCII and katakana to their half-width forms."""
-    table: dict[str, str] = {}
-    for code in range(0xFF61, 0xFFA0):
-        half = chr(code)
-        full = unicodedata.normalize("NFKC", half)
-        if len(full) == 1 and full != half:
-            table.setdefault(full, half)
-    for code in range(0x30A0, 0x3100):
-        ch = chr(code)
-        parts = unicodedata.normalize("NFD", ch)
-        if len(parts) == 2 and parts[0] in table and parts[1] in ("\u3099", "\u309a"):
-            table[ch] = table[parts[0]] + ("\uff9e" if parts[1] == "\u3099" else "\uff9f")
-    for code in range(0xFF01, 0xFF5F):
-        table[chr(code)] = chr(code - 0xFEE0)
-    table["\u3000"] = " "
-    table["\uffe5"] = "\\"
-    return table
-
-
 def excel_key(value: object) -> str:
     """What :func:`key` computes, in Python (the cached result of a key cell)."""
-    if value is None:
-        return ""
-    text = value if isinstance(value, str) else _number_text(value)
-    asc = _asc_table()
-    out = "".join(asc.get(ch, ch) for ch in text).upper()
-    for ch in (*_IGNORED, "\t"):
-        out = out.replace(ch, "")
-    return out
-
-
-def _number_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+    return tables().names.excel_value(value)
 
 
 def roll_text(dice: str, fixed: str) -> str:

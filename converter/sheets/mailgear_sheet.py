@@ -15,15 +15,14 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import re
 from functools import cached_property
 from typing import Any, Mapping
 
-from ..errors import OutputError
+from ..core.errors import OutputError
 from ..rules.mailgear.catalog import Catalog, as_catalog
 from ..rules.mailgear.engine import price_pilot
 from ..rules.mailgear.tables import tables
-from ..rules.pricing import Pricing
+from ..core.evaluation import Evaluation
 from .layout import Field, Layout, Table, col_index, col_letter, load_layout, parse_a1
 from .mailgear_catalog_sheet import CatalogSheet, to_rows
 from .mailgear_formulas import MailgearFormulas, excel_key
@@ -472,10 +471,6 @@ def _place(doc: dict[str, Any], parts: list[Any], value: Any, overwrite: bool = 
 
 # --- the engine's value of every computed cell -------------------------------------------------------
 
-_ROLL = re.compile(r"^\+?(?:(\d+)d)?([+-]\d+)?$")
-_EXPR = re.compile(r"^(\d+)d\d+([+-]\d+)?$")
-
-
 class _Cached:
     """What each computed cell shows: the engine's derived values, and the helper cells as their
     formulas compute them."""
@@ -484,8 +479,8 @@ class _Cached:
         self.t = t = tables()
         self.spec, self.opts, self.catalog = spec, opts, catalog
         self.view = shown(doc) if doc else {}
-        self.p: Pricing = price_pilot(doc if doc else {"system": "mailgear"}, opts, catalog=catalog)
-        self.d = self.p.derived
+        self.p: Evaluation = price_pilot(doc if doc else {"system": "mailgear"}, opts, catalog=catalog)
+        self.d = {ptr: d.value for ptr, d in self.p.derived.items()}
         raw = catalog.raw if catalog is not None else {}
         cs = spec.catalog_sheet
         self.cat_rows = {tid: to_rows(cs.by_id[tid], cs.entries(raw, tid)[0])
@@ -572,18 +567,15 @@ class _Cached:
 
     # --- 派生値 -------------------------------------------------------------------------------
     def parts(self, did: str) -> tuple[Any, Any]:
-        """(dice, fixed) of a derived value, read from the engine's text."""
-        value = self.d.get(f"/derived/{did}")
-        if value is None:
+        """(dice, fixed) of a derived value: the dice added to the base roll, and the fixed part."""
+        d = self.p.derived.get(f"/derived/{did}")
+        if d is None:
             return "", ""
-        if _number(value):
-            return 0, value
-        m = _EXPR.match(value) if did == "fortune" else _ROLL.match(value)
-        if not m:
-            return "", ""
-        if did == "fortune":
-            return int(m.group(1)) - self.t.rolls["base_dice"], int(m.group(2) or 0)
-        return int(m.group(1) or 0), int(m.group(2) or 0)
+        if d.roll is None:
+            return 0, d.value
+        if did == "fortune":  # an expression: its dice include the base roll's
+            return d.roll.dice - self.t.rolls["base_dice"], d.roll.fixed
+        return d.roll.dice, d.roll.fixed
 
     # --- スキル ---------------------------------------------------------------------------------
     def _skill_rows(self, rows: list[Any]) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ import copy
 import json
 from typing import Any, Mapping
 
-from ..errors import OutputError
+from ..core.errors import OutputError
 from ..rules.mailgear.tables import tables
 
 BANDS = ("cr", "sr", "mr", "lr")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
-from ..errors import OutputError
+from ..core.errors import OutputError
 from ..rules.pp.skills import (SkillDef, SkillList, name_key, parse_entry, seed_skills,
                                skill_list)
 from ..rules.pp.tables import ATTRIBUTE_IDS, tables
@@ -19,34 +19,18 @@ from .layout import a1
 from .rules_sheet import RulesSheetWriter
 from .spec import FALSE, TRUE
 
-# Characters the sheet's name key drops, and what it replaces: the engine's name_key (NFKC, no
-# brackets, no spaces) as far as SUBSTITUTE can go. Full-width brackets are listed because
-# NFKC turns them into the half-width ones the engine drops.
-KEY_DROPPED = ("〈", "〉", "<", ">", "＜", "＞", "《", "》", "【", "】", "[", "]", "［", "］",
-               "「", "」", "『", "』", " ", "　")
-KEY_REPLACED = (("／", "/"),)
-
 SOURCE_LABELS = {"seed": "本文", "sheet": "シート", "context": "卓のリスト"}
 JOIN = "、"
 
 
 def sheet_key(name: str) -> str:
     """The key the sheet's formula computes from a typed name (mirrors :func:`key_formula`)."""
-    for ch in KEY_DROPPED:
-        name = name.replace(ch, "")
-    for old, new in KEY_REPLACED:
-        name = name.replace(old, new)
-    return name
+    return tables().names.excel_value(name)
 
 
 def key_formula(ref: str) -> str:
-    """Excel text of :func:`sheet_key` applied to the cell ``ref``."""
-    out = ref
-    for ch in KEY_DROPPED:
-        out = f'SUBSTITUTE({out},"{ch}","")'
-    for old, new in KEY_REPLACED:
-        out = f'SUBSTITUTE({out},"{old}","{new}")'
-    return out
+    """Excel: the key of the name in ``ref`` (the tables' ``[name_key]``, as the sheet folds it)."""
+    return tables().names.excel(ref)
 
 
 @lru_cache(maxsize=1)

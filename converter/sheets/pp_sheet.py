@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..errors import OutputError
-from ..findings import pointer
+from ..core.errors import OutputError
+from ..core.pointers import pointer
 from ..rules.pp.engine import price_character
 from ..rules.pp.skills import SkillList
 from ..rules.pp.tables import ATTRIBUTE_IDS, tables
-from ..rules.pricing import Pricing
+from ..core.evaluation import Evaluation
 from .layout import Layout, Table, a1, col_index, parse_a1
 from .pp_formulas import PpFormulas
 from .pp_rules_sheet import (SkillSources, pp_lists, read_context_skills, skill_sources,
@@ -185,7 +185,7 @@ def _red(writer, ws, first_row: int, col: int, last_row: int, criteria: str) -> 
 class _Cached:
     """The engine's value of every computed cell (what a spreadsheet shows after recalculating)."""
 
-    def __init__(self, layout: Layout, doc: Mapping[str, Any], pricing: Pricing, known: SkillList) -> None:
+    def __init__(self, layout: Layout, doc: Mapping[str, Any], pricing: Evaluation, known: SkillList) -> None:
         self.layout = layout
         self.doc = doc
         self.p = pricing
@@ -193,7 +193,7 @@ class _Cached:
         self.lines = {line.pointer: line.cost for line in pricing.lines}
 
     def _derived(self, key: str) -> Any:
-        value = self.p.derived.get(key)
+        value = self.p.value(key)
         return "" if value is None else value
 
     def _sum(self, test) -> int:

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
-from ..findings import Finding
+from ..core.errors import InputError
+from ..core.findings import Finding
+from ..rules.options import option_declarations
 from .layout import Table
 from .spec import put_path, sheet_spec, sheet_systems
 from .values import CellReader, NamedCells
@@ -29,6 +30,9 @@ class SheetRead:
     findings: list[Finding]
     cells: dict[str, str]
     context: dict[str, Any] = field(default_factory=dict)
+    template: str = ""
+    options: dict[str, str] = field(default_factory=dict)  # the rules readings on the ルール sheet
+    option_cells: dict[str, str] = field(default_factory=dict)
 
 
 def read_sheet(path: str | Path) -> tuple[dict[str, Any], list[Finding], dict[str, str]]:
@@ -89,7 +93,34 @@ def read_workbook(path: str | Path) -> SheetRead:
         for key, value in unmapped.items():
             doc.setdefault(key, value)
     context = spec.read_context(rd)
-    return SheetRead(doc, rd.findings, rd.cells, context)
+    options, option_cells = _read_options(rd, system)
+    return SheetRead(doc, rd.findings, rd.cells, context, str(template), options, option_cells)
+
+
+def _read_options(rd: CellReader, system: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The rules readings the workbook's ルール sheet holds (``<system>.options.<name>``): the
+    formulas compute with them, so the check does too. A value the option does not offer is a
+    warning at its cell and the default is used."""
+    options: dict[str, str] = {}
+    cells: dict[str, str] = {}
+    for name, decl in option_declarations(system).items():
+        raw = rd.raw(f"{system}.options.{name}")
+        cell = rd.cell_of(f"{system}.options.{name}")
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            continue
+        cells[name] = cell
+        value = str(raw).strip()
+        if value in decl["values"]:
+            options[name] = value
+            continue
+        by_label = {label: v for v, label in decl["values"].items()}
+        if value in by_label:  # the reading's label typed instead of its name
+            options[name] = by_label[value]
+            continue
+        rd.findings.append(Finding("SHEET_OPTION_UNKNOWN", "", {
+            "label": decl["label"], "value": raw, "choices": list(decl["values"]),
+            "default": decl["default"]}, cell))
+    return options, cells
 
 
 def _read_row(rd: CellReader, table: Table, i: int) -> dict[str, Any] | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..rules.options import option_specs
+from ..rules.options import option_declarations
 from .layout import a1
 
 
@@ -57,7 +57,7 @@ class RulesSheetWriter:
     def options(self, system: str, chosen: Mapping[str, str], col: int) -> None:
         """The group's rules readings (RULES-NOTES options) as cells the formulas read."""
         self.ws.write(0, col + 1, "ルール選択", self.fmt["h"])
-        for i, (name, spec) in enumerate(option_specs(system).items()):
+        for i, (name, spec) in enumerate(option_declarations(system).items()):
             self.ws.write(1 + i, col + 1, spec["label"])
             self.ws.write(1 + i, col + 2, chosen[name], self.fmt["input"])
             self.names[f"{system}.options.{name}"] = f"{self.q}!{a1(1 + i, col + 2, True)}"

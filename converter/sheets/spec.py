@@ -9,11 +9,11 @@ import importlib
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Mapping, Protocol
 
-from ..errors import MechasheetError
+from ..core.errors import MechasheetError
 from .layout import Layout, Table, load_layout
 
 if TYPE_CHECKING:
-    from ..rules.pricing import Pricing
+    from ..core.evaluation import Evaluation
     from .values import CellReader
     from .writer import SheetWriter
 

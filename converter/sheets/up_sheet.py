@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..errors import OutputError
-from ..rules.pricing import Pricing
-from ..rules.up.engine import default_terrain, price_unit, price_weapon, variant_changes
+from ..core.errors import OutputError
+from ..core.evaluation import Evaluation
+from ..rules.up.engine import default_terrain, price_unit
 from ..rules.up.tables import STAT_IDS, TERRAINS, tables
 from .layout import Table, a1, col_index, parse_a1
 from .spec import SheetSpec, get_path
@@ -37,7 +37,7 @@ class UpSheetSpec(SheetSpec):
         return getattr(f, _SCALAR_FORMULAS[name])()
 
     def cached(self, doc, options, context) -> "_Cached":
-        return _Cached(doc, price_unit(doc, options) if doc else Pricing(), options)
+        return _Cached(doc, price_unit(doc, options) if doc else Evaluation(), options)
 
     def write_blocks(self, writer, ws, doc, cached) -> None:
         """機体性能 (final values typed, the rest computed) and 移動タイプ・地形適応."""
@@ -182,7 +182,7 @@ class UpSheetSpec(SheetSpec):
 class _Cached:
     """The engine's values for every computed cell (what Excel would show after recalculating)."""
 
-    def __init__(self, doc, pricing: Pricing, opts) -> None:
+    def __init__(self, doc, pricing: Evaluation, opts) -> None:
         self.doc = doc
         self.p = pricing
         self.opts = opts
@@ -229,22 +229,8 @@ class _Cached:
         where = f"{table.pointer}/{i}"
         if key in ("cost",):
             return self.lines.get(where, "")
-        if key == "effective_damage":
-            return self.p.derived.get(where + "/effective_damage", "")
-        if key == "effective_accuracy":
-            return self.p.derived.get(where + "/effective_accuracy", "")
-        if key == "variant_changes":
-            weapons = self.doc["weapons"]
-            base = weapons[i].get("variant_of")
-            names = [w.get("name") for w in weapons]
-            if not base or base not in names or names.index(base) == i:
-                return ""
-            return variant_changes(weapons[i], weapons[names.index(base)], tables())
-        if key == "full_cost":
-            w = self.doc["weapons"][i]
-            probe = Pricing()
-            wp = price_weapon(w, self.doc, tables(), self.opts, where, probe)
-            return wp.cost(tables().raw["effects_rules"]["percent_floor"])[0] if wp.ok else ""
+        if key in ("effective_damage", "effective_accuracy", "variant_changes", "full_cost"):
+            return self.p.value(f"{where}/{key}", "")
         raise KeyError(key)
 
 

@@ -11,8 +11,8 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
-from ..findings import Finding
+from ..core.errors import InputError
+from ..core.findings import Finding
 from .layout import col_index
 
 _TRUE = {"○", "〇", "◯", "はい", "true", "yes", "y", "1", "✓", "✔", "有", "あり", "o"}

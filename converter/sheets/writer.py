@@ -14,7 +14,7 @@ import json
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Mapping
 
-from ..errors import OutputError
+from ..core.errors import OutputError
 from ..rules.options import resolve_options
 from .layout import Layout, Table, a1, col_index, defined_name, parse_a1
 from .spec import TRUE, FALSE, get_path

@@ -1,4 +1,4 @@
-"""Shared helpers for the `mailgear` tests: a minimal pilot, its gear, and readers of a Pricing.
+"""Shared helpers for the `mailgear` tests: a minimal pilot, its gear, and readers of an Evaluation.
 
 The skill table below is copied by hand from seed 001 (４．スキルの説明), not read from
 tables.toml, so that the tests check the engine's data instead of echoing it.
@@ -9,11 +9,18 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from converter.findings import Finding, Severity
-from converter.rules.pricing import Pricing
+from converter.core.findings import Finding, Severity
+from converter.core.evaluation import Evaluation
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_CATALOG = ROOT / "samples" / "mailgear" / ".catalog" / "catalog-example.json"
+
+
+def example_catalog():
+    """The example catalog, read and checked as the command line reads ``--catalog``."""
+    from converter.io.context import load_catalog
+
+    return load_catalog(EXAMPLE_CATALOG)
 
 # label → (id, 最大レベル), in the seed's order: 24 skills.
 SEED_SKILLS: dict[str, tuple[str, int]] = {
@@ -85,12 +92,12 @@ def option(name: str = "Ａ．Ｇ．Ｓ", skill: str | None = "iron_wall", level
     return {"kind": "option", "name": name, "effects": effects, **extra}
 
 
-def codes(pricing: Pricing, *, info: bool = False) -> set[tuple[str, str]]:
+def codes(pricing: Evaluation, *, info: bool = False) -> set[tuple[str, str]]:
     """(code, pointer) of the findings; infos only when asked for."""
     return {(f.code, f.pointer) for f in pricing.findings if info or f.level is not Severity.INFO}
 
 
-def only(pricing: Pricing, code: str) -> Finding:
+def only(pricing: Evaluation, code: str) -> Finding:
     """The one finding with ``code`` (fails if there are none or several)."""
     found = [f for f in pricing.findings if f.code == code]
     assert len(found) == 1, [(f.code, f.pointer) for f in pricing.findings]

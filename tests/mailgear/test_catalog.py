@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from converter.errors import InputError
-from converter.findings import Severity
-from converter.rules.mailgear import Catalog, load_catalog, price
+from converter.core.errors import InputError
+from converter.core.findings import Severity
+from converter.io.context import load_catalog
+from converter.rules.mailgear import Catalog, evaluate as price
+from converter.io.context import catalog_from
 
-from .conftest import EXAMPLE_CATALOG, codes, only, pilot, skills, weapon
+from .conftest import EXAMPLE_CATALOG, example_catalog, codes, only, pilot, skills, weapon
 
 
 def _example() -> dict:
@@ -56,7 +58,7 @@ def test_schema_errors_point_into_the_catalog() -> None:
     del raw["models"][0]["ranks"]["C"]["move"]
     raw["weapons"][1]["bands"] = ["xr"]
     raw["options"][0]["effects"][0]["skill"] = "newtype"
-    assert _errors(Catalog.from_data(raw)) == {
+    assert _errors(catalog_from(raw)) == {
         ("MG_CATALOG_SCHEMA", "/levels/2/experience"),
         ("MG_CATALOG_SCHEMA", "/models/0/ranks/C"),
         ("MG_CATALOG_SCHEMA", "/weapons/1/bands/0"),
@@ -68,7 +70,7 @@ def test_schema_messages_are_worded_like_document_checks() -> None:
     """A catalog schema finding says, in Japanese and English, what the document checks say."""
     raw = _example()
     raw["levels"][2]["experience"] = "25"
-    f = _at(Catalog.from_data(raw), "/levels/2/experience")
+    f = _at(catalog_from(raw), "/levels/2/experience")
     assert f.message("ja").startswith("カタログ: ") and "integer" in f.message("ja")
     assert f.message("en").startswith("catalog: ")
 
@@ -77,7 +79,7 @@ def test_ladders_must_rise() -> None:
     """A ladder row not above the one before is MG_CATALOG_ORDER at its threshold."""
     raw = _example()
     raw["gear_ranks"][3]["rank_points"] = 20
-    assert _errors(Catalog.from_data(raw)) == {("MG_CATALOG_ORDER", "/gear_ranks/3/rank_points")}
+    assert _errors(catalog_from(raw)) == {("MG_CATALOG_ORDER", "/gear_ranks/3/rank_points")}
 
 
 def test_names_are_unique_however_written() -> None:
@@ -85,26 +87,26 @@ def test_names_are_unique_however_written() -> None:
     raw = _example()
     raw["options"].append({"name": "A.G.S", "effects": []})
     last = len(raw["options"]) - 1
-    assert _errors(Catalog.from_data(raw)) == {("MG_CATALOG_DUPLICATE", f"/options/{last}/name")}
+    assert _errors(catalog_from(raw)) == {("MG_CATALOG_DUPLICATE", f"/options/{last}/name")}
 
 
 def test_a_model_rank_must_be_in_the_rank_table() -> None:
     """A model with rank Z, which the 階級 table never gives, is MG_CATALOG_RANK_UNKNOWN."""
     raw = _example()
     raw["models"][1]["ranks"]["Z"] = copy.deepcopy(raw["models"][1]["ranks"]["E"])
-    assert _errors(Catalog.from_data(raw)) == {("MG_CATALOG_RANK_UNKNOWN", "/models/1/ranks/Z")}
+    assert _errors(catalog_from(raw)) == {("MG_CATALOG_RANK_UNKNOWN", "/models/1/ranks/Z")}
 
 
 def test_a_catalog_that_is_not_an_object() -> None:
     """A list where the catalog should be: one MG_CATALOG_SCHEMA at the root."""
-    assert _errors(Catalog.from_data([1, 2])) == {("MG_CATALOG_SCHEMA", "")}
+    assert _errors(catalog_from([1, 2])) == {("MG_CATALOG_SCHEMA", "")}
 
 
 def test_a_catalog_finding_names_its_cell() -> None:
     """From a catalog sheet, a finding takes the cell of its place or of the nearest parent."""
     raw = _example()
     raw["levels"][2]["experience"] = 5
-    cat = Catalog.from_data(raw, cells={"/levels/2": "カタログ!A7",
+    cat = catalog_from(raw, cells={"/levels/2": "カタログ!A7",
                                         "/levels/2/experience": "カタログ!B7"})
     assert [(f.code, f.cell) for f in cat.findings] == [("MG_CATALOG_ORDER", "カタログ!B7")]
     assert cat.cell_for("/levels/2/level") == "カタログ!A7"
@@ -126,25 +128,25 @@ def _sheet(**overrides) -> dict:
 
 def test_a_sheet_matching_the_catalog_has_no_finding() -> None:
     """Level, rank, model stats and weapon all as the catalog gives them: nothing to say."""
-    assert price(_sheet(), catalog=EXAMPLE_CATALOG).findings == []
+    assert price(_sheet(), catalog=example_catalog()).findings == []
 
 
 def test_the_level_letter_is_checked_against_the_ladder() -> None:
     """Level C at 経験 20 (the ladder gives D); a letter the ladder lacks is unknown."""
     doc = _sheet()
     doc["pilot"]["level"] = "C"
-    result = price(doc, catalog=EXAMPLE_CATALOG)
+    result = price(doc, catalog=example_catalog())
     assert codes(result) == {("MG_LEVEL_MISMATCH", "/pilot/level")}
     assert only(result, "MG_LEVEL_MISMATCH").params["expected"] == "D"
     doc["pilot"]["level"] = "Q"
-    assert codes(price(doc, catalog=EXAMPLE_CATALOG)) == {("MG_LEVEL_UNKNOWN", "/pilot/level")}
+    assert codes(price(doc, catalog=example_catalog())) == {("MG_LEVEL_UNKNOWN", "/pilot/level")}
 
 
 def test_the_gear_rank_is_checked_against_rank_points() -> None:
     """階級 22 gives C: a C+ (専用機) there is MG_GEAR_RANK_MISMATCH, a warning for the GM."""
     doc = _sheet()
     doc["gear"].update(rank="C+", boosts=["sensor", "cr", "sr"])
-    result = price(doc, catalog=EXAMPLE_CATALOG)
+    result = price(doc, catalog=example_catalog())
     assert codes(result) == {("MG_GEAR_RANK_MISMATCH", "/gear/rank")}
     assert only(result, "MG_GEAR_RANK_MISMATCH").level is Severity.WARNING
 
@@ -153,9 +155,9 @@ def test_gear_stats_are_compared_with_the_model() -> None:
     """A stat that differs from the model's is MG_CATALOG_MISMATCH; the sheet's value is used."""
     doc = _sheet()
     doc["gear"]["stats"]["move"] = 9
-    result = price(doc, catalog=EXAMPLE_CATALOG)
+    result = price(doc, catalog=example_catalog())
     assert codes(result) == {("MG_CATALOG_MISMATCH", "/gear/stats/move")}
-    assert result.derived["/derived/move"] == 9
+    assert result.value("/derived/move") == 9
 
 
 def test_missing_values_come_from_the_catalog() -> None:
@@ -163,18 +165,18 @@ def test_missing_values_come_from_the_catalog() -> None:
     doc = _sheet(equipment=[{"kind": "weapon", "name": "ショットガン"},
                             {"kind": "option", "name": "A.G.S"}], skills=skills(iron_wall=1))
     doc["gear"]["stats"] = {}
-    result = price(doc, catalog=EXAMPLE_CATALOG)
+    result = price(doc, catalog=example_catalog())
     assert codes(result) == set()
-    assert result.derived["/derived/move"] == 3
-    assert result.derived["/equipment/0/derived/hit_sr"] == "+2"
-    assert result.derived["/derived/skills/iron_wall"] == 2
+    assert result.value("/derived/move") == 3
+    assert result.value("/equipment/0/derived/hit_sr") == "+2"
+    assert result.value("/derived/skills/iron_wall") == 2
 
 
 def test_unknown_names_and_other_ranks_are_warned() -> None:
     """A model, weapon or option the catalog lacks, or a rank the model lacks, is a warning."""
     doc = _sheet(equipment=[weapon("ビームライフル"), {"kind": "option", "name": "謎", "effects": []}])
     doc["gear"]["model"] = "試作機"
-    assert codes(price(doc, catalog=EXAMPLE_CATALOG)) == {
+    assert codes(price(doc, catalog=example_catalog())) == {
         ("MG_CATALOG_UNKNOWN_ITEM", "/gear/model"),
         ("MG_CATALOG_UNKNOWN_ITEM", "/equipment/0/name"),
         ("MG_CATALOG_UNKNOWN_ITEM", "/equipment/1/name"),
@@ -187,7 +189,7 @@ def test_unknown_names_and_other_ranks_are_warned() -> None:
 def test_item_figures_are_compared_with_the_catalog() -> None:
     """A weapon whose bands or extra damage differ from the catalog's: one warning per field."""
     doc = _sheet(equipment=[weapon("ヒートナイフ", ("sr",), extra_damage=9, energy=0)])
-    assert codes(price(doc, catalog=EXAMPLE_CATALOG)) == {
+    assert codes(price(doc, catalog=example_catalog())) == {
         ("MG_CATALOG_MISMATCH", "/equipment/0/bands"),
         ("MG_CATALOG_MISMATCH", "/equipment/0/extra_damage"),
     }

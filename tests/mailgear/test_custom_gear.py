@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from converter.rules.mailgear import price
+from converter.rules.mailgear import evaluate as price
 
 from .conftest import BASE_STATS, codes, pilot
 
@@ -23,7 +23,7 @@ def test_each_eligible_item_gets_its_boost(stat: str) -> None:
     others = [s for s in SEED_BOOSTS if s != stat][:2]
     result = price(custom(stat, *others))
     assert codes(result) == set()
-    assert result.derived[f"/derived/stats/{stat}"] == BASE_STATS[stat] + SEED_BOOSTS[stat]
+    assert result.value(f"/derived/stats/{stat}") == BASE_STATS[stat] + SEED_BOOSTS[stat]
 
 
 @pytest.mark.parametrize("stat", ["output", "move", "speed"])
@@ -31,7 +31,7 @@ def test_items_outside_sensor_to_capacity_are_not_eligible(stat: str) -> None:
     """出力 and 移動力 lie outside センサー〜キャパシティ; unknown names are not items at all."""
     result = price(custom("sensor", "cr", stat))
     assert codes(result) == {("MG_CUSTOM_BOOST_INELIGIBLE", "/gear/boosts/2")}
-    assert result.derived["/derived/stats/move"] == BASE_STATS["move"]
+    assert result.value("/derived/stats/move") == BASE_STATS["move"]
 
 
 @pytest.mark.parametrize("count", [0, 1, 2, 4, 5])
@@ -44,22 +44,22 @@ def test_exactly_three_boosts(count: int) -> None:
 def test_four_boosts_apply_only_the_first_three() -> None:
     """With four listed, the fourth is not applied (the error stands)."""
     result = price(custom("sensor", "cr", "sr", "mr"))
-    assert result.derived["/derived/stats/mr"] == BASE_STATS["mr"]
-    assert result.derived["/derived/stats/sr"] == BASE_STATS["sr"] + 1
+    assert result.value("/derived/stats/mr") == BASE_STATS["mr"]
+    assert result.value("/derived/stats/sr") == BASE_STATS["sr"] + 1
 
 
 def test_the_same_item_twice() -> None:
     """「同じ項目を２度以上強化することはできません」: the repeat is named and counts once."""
     result = price(custom("energy", "energy", "sensor"))
     assert codes(result) == {("MG_CUSTOM_BOOST_DUPLICATE", "/gear/boosts/1")}
-    assert result.derived["/derived/stats/energy"] == BASE_STATS["energy"] + 5
+    assert result.value("/derived/stats/energy") == BASE_STATS["energy"] + 5
 
 
 def test_boosts_on_a_gear_without_plus() -> None:
     """A rank without ＋ is not a 専用機: boosts there are an error and not applied."""
     result = price(pilot(gear={"rank": "B", "boosts": ["sensor", "cr", "sr"]}))
     assert codes(result) == {("MG_CUSTOM_BOOST_NOT_CUSTOM", "/gear/boosts")}
-    assert result.derived["/derived/stats/sensor"] == BASE_STATS["sensor"]
+    assert result.value("/derived/stats/sensor") == BASE_STATS["sensor"]
 
 
 def test_custom_flag_must_agree_with_the_rank() -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from converter.rules.mailgear import price
+from converter.rules.mailgear import evaluate as price
 
 from .conftest import BASE_STATS, codes, pilot, skills, weapon
 
@@ -22,7 +22,7 @@ S = BASE_STATS
 ])
 def test_values(key: str, skill: str, level: int, expected: int) -> None:
     """A value (not a roll): the gear stat plus level × the skill's amount."""
-    assert price(pilot(skills=skills(**{skill: level}))).derived[f"/derived/{key}"] == expected
+    assert price(pilot(skills=skills(**{skill: level}))).value(f"/derived/{key}") == expected
 
 
 @pytest.mark.parametrize(("key", "skill", "stat"), [
@@ -38,17 +38,17 @@ def test_values(key: str, skill: str, level: int, expected: int) -> None:
 ])
 def test_rolls(key: str, skill: str, stat: str) -> None:
     """A roll's bonus: the stat plus the skill (level 2 here), shown as text."""
-    assert price(pilot()).derived[f"/derived/{key}"] == f"+{S[stat]}"
-    assert price(pilot(skills=skills(**{skill: 2}))).derived[f"/derived/{key}"] == f"+{S[stat] + 2}"
+    assert price(pilot()).value(f"/derived/{key}") == f"+{S[stat]}"
+    assert price(pilot(skills=skills(**{skill: 2}))).value(f"/derived/{key}") == f"+{S[stat] + 2}"
 
 
 def test_a_weapon_adds_its_extra_damage_and_shows_its_bands_hits() -> None:
     """Per weapon: damage = 出力 + 壊し屋 + 追加ダメージ; a hit bonus for each of its bands only."""
     result = price(pilot(skills=skills(wrecker=1, cool_and_cool=4),
                          equipment=[weapon("ライフル", ("sr", "mr"), extra_damage=3)]))
-    assert result.derived["/equipment/0/derived/damage"] == f"+{S['output'] + 1 + 3}"
-    assert result.derived["/equipment/0/derived/hit_sr"] == f"+{S['sr']}"
-    assert result.derived["/equipment/0/derived/hit_mr"] == f"+1d+{S['mr']}"
+    assert result.value("/equipment/0/derived/damage") == f"+{S['output'] + 1 + 3}"
+    assert result.value("/equipment/0/derived/hit_sr") == f"+{S['sr']}"
+    assert result.value("/equipment/0/derived/hit_mr") == f"+1d+{S['mr']}"
     assert "/equipment/0/derived/hit_cr" not in result.derived
 
 
@@ -56,17 +56,17 @@ def test_gear_stats_are_shown_after_boosts() -> None:
     """The sheet's gear block shows the stats with 専用機 boosts, before skills."""
     result = price(pilot(gear={"rank": "C+", "boosts": ["sensor", "energy", "capacity"]},
                          skills=skills(sixth_sense=1)))
-    assert result.derived["/derived/stats/sensor"] == S["sensor"] + 1
-    assert result.derived["/derived/stats/energy"] == S["energy"] + 5
-    assert result.derived["/derived/stats/capacity"] == S["capacity"] + 4
-    assert result.derived["/derived/search_range"] == S["sensor"] + 1 + 1
+    assert result.value("/derived/stats/sensor") == S["sensor"] + 1
+    assert result.value("/derived/stats/energy") == S["energy"] + 5
+    assert result.value("/derived/stats/capacity") == S["capacity"] + 4
+    assert result.value("/derived/search_range") == S["sensor"] + 1 + 1
 
 
 def test_an_options_stat_effect_is_applied() -> None:
     """An option that raises a gear stat changes the values built on it."""
     result = price(pilot(equipment=[{"kind": "option", "name": "ブースター",
                                      "effects": [{"stat": "move", "amount": 1}]}]))
-    assert result.derived["/derived/move"] == S["move"] + 1
+    assert result.value("/derived/move") == S["move"] + 1
 
 
 def test_a_missing_stat_is_an_error_and_its_values_are_not_shown() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from converter.findings import Severity
-from converter.rules.mailgear import price
+from converter.core.findings import Severity
+from converter.rules.mailgear import evaluate as price
 
 from .conftest import codes, only, option, pilot, skills, weapon
 
@@ -18,7 +18,7 @@ def test_six_items_fill_the_slots() -> None:
     """Six one-slot items are fine, and the sheet shows 6 slots used."""
     result = price(pilot(equipment=_items(4) + [option("シールド", None), option()]))
     assert codes(result) == set()
-    assert result.derived["/derived/slots_used"] == 6
+    assert result.value("/derived/slots_used") == 6
 
 
 def test_a_seventh_slot_is_an_error() -> None:
@@ -64,7 +64,7 @@ def test_a_third_copy_of_an_option_is_an_error_and_ignored() -> None:
     """Three Ａ．Ｇ．Ｓ: the third is MG_OPTION_COPIES and adds nothing (鉄壁 1 + 2 = 3)."""
     result = price(pilot(skills=skills(iron_wall=1), equipment=[option(), option(), option()]))
     assert codes(result) == {("MG_OPTION_COPIES", "/equipment/2")}
-    assert result.derived["/derived/skills/iron_wall"] == 3
+    assert result.value("/derived/skills/iron_wall") == 3
 
 
 def test_copies_are_recognised_however_the_name_is_written() -> None:
@@ -78,7 +78,7 @@ def test_a_third_copy_can_be_read_as_a_warning() -> None:
     result = price(pilot(skills=skills(iron_wall=1), equipment=[option()] * 3),
                    {"option_copies": "warning"})
     assert only(result, "MG_OPTION_COPIES").level is Severity.WARNING
-    assert result.derived["/derived/skills/iron_wall"] == 3
+    assert result.value("/derived/skills/iron_wall") == 3
 
 
 def test_two_identical_weapons_are_fine() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-from converter.findings import Severity
-from converter.rules.mailgear import price
+from converter.core.findings import Severity
+from converter.rules.mailgear import evaluate as price
 
-from .conftest import EXAMPLE_CATALOG, option, pilot, weapon
+from .conftest import EXAMPLE_CATALOG, example_catalog, option, pilot, weapon
 
 
 def _missing(result) -> list[tuple[str, str]]:
@@ -47,5 +47,5 @@ def test_a_partial_catalog_skips_only_what_it_lacks() -> None:
 
 def test_with_the_full_catalog_nothing_is_skipped() -> None:
     """The example catalog has every table: no MG_CATALOG_TABLE_MISSING at all."""
-    result = price(pilot(equipment=[weapon(), option()]), catalog=EXAMPLE_CATALOG)
+    result = price(pilot(equipment=[weapon(), option()]), catalog=example_catalog())
     assert _missing(result) == []

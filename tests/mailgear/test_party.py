@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from converter.rules.mailgear import party_unit_level
 
-from .conftest import EXAMPLE_CATALOG, pilot
+from .conftest import EXAMPLE_CATALOG, example_catalog, pilot
 
 
 def _member(experience, rank_points, name: str = "p") -> dict:
@@ -31,14 +31,14 @@ def test_without_a_catalog_the_table_level_is_skipped() -> None:
 
 def test_with_a_catalog_the_table_gives_the_unit_level() -> None:
     """Example table (invented): 40 ≤ floor 41 < 60 → unit level 3; exactly 60 → 4."""
-    assert party_unit_level([_member(30, 11), _member(30, 12)], EXAMPLE_CATALOG).unit_level == 3
-    party = party_unit_level([_member(40, 20)], EXAMPLE_CATALOG)
+    assert party_unit_level([_member(30, 11), _member(30, 12)], example_catalog()).unit_level == 3
+    party = party_unit_level([_member(40, 20)], example_catalog())
     assert (party.unit_level, party.findings) == (4, ())
 
 
 def test_a_member_without_numbers_is_left_out_with_a_finding() -> None:
     """A sheet whose 経験 is not a whole number is not guessed: it is left out, pointed at."""
-    party = party_unit_level([_member(10, 10), _member("十", 3, name="ミナ")], EXAMPLE_CATALOG)
+    party = party_unit_level([_member(10, 10), _member("十", 3, name="ミナ")], example_catalog())
     assert (party.members, party.floor) == (1, 20)
     assert [(f.code, f.pointer) for f in party.findings] == [
         ("MG_PARTY_MEMBER_INVALID", "/1/pilot/experience")]

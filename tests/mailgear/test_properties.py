@@ -7,8 +7,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from converter.checking import check_document
-from converter.rules.mailgear import party_unit_level, price
+from converter import check_document
+from converter.rules.mailgear import evaluate as price, party_unit_level
 
 from .conftest import EXAMPLE_CATALOG, ROOT
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from converter.rules.mailgear import price, roll_bonus, roll_expression, skill_bonus
+from converter.rules.mailgear import evaluate as price, roll_bonus, roll_expression, skill_bonus
 
 from .conftest import pilot, skills
 
@@ -18,8 +18,8 @@ def test_a_skill_level_as_a_roll_bonus(level: int, text: str) -> None:
 def test_each_skills_bonus_is_shown() -> None:
     """The sheet shows every skill's roll bonus beside its level."""
     result = price(pilot(skills=skills(support=4, trickster=3)))
-    assert result.derived["/derived/skill_bonuses/support"] == "+1d"
-    assert result.derived["/derived/skill_bonuses/trickster"] == "+3"
+    assert result.value("/derived/skill_bonuses/support") == "+1d"
+    assert result.value("/derived/skill_bonuses/trickster") == "+3"
 
 
 @pytest.mark.parametrize(("dice", "fixed", "bonus", "expression"), [
@@ -35,44 +35,44 @@ def test_bonus_and_whole_roll_text(dice: int, fixed: int, bonus: str, expression
 def test_level_4_adds_a_die_to_a_roll() -> None:
     """熱血 4 on CR 2: the CR hit roll is +1d+2, not +6."""
     result = price(pilot(skills=skills(hot_blooded=4)))
-    assert result.derived["/derived/hit_cr"] == "+1d+2"
+    assert result.value("/derived/hit_cr") == "+1d+2"
 
 
 def test_level_4_adds_4_to_a_value_that_is_not_a_roll() -> None:
     """第六感 4: 検索範囲 (hexes, not a roll) gains 4, the 検索 roll gains +1d."""
     result = price(pilot(skills=skills(sixth_sense=4)))
-    assert result.derived["/derived/search_range"] == 4 + 4
-    assert result.derived["/derived/search"] == "+1d+4"
+    assert result.value("/derived/search_range") == 4 + 4
+    assert result.value("/derived/search") == "+1d+4"
 
 
 def test_fortune_is_an_expression_with_miracle() -> None:
     """武運 is [２ｄ＋ミラクル], stored as the expression, rolled at each mission."""
-    assert price(pilot()).derived["/derived/fortune"] == "2d6"
-    assert price(pilot(skills=skills(miracle=3))).derived["/derived/fortune"] == "2d6+3"
+    assert price(pilot()).value("/derived/fortune") == "2d6"
+    assert price(pilot(skills=skills(miracle=3))).value("/derived/fortune") == "2d6+3"
 
 
 def test_miracle_4_adds_a_die_by_default() -> None:
     """ミラクル 4: 武運決定 is a roll (the seed calls it 判定), so 2d6+1d = 3d6."""
-    assert price(pilot(skills=skills(miracle=4))).derived["/derived/fortune"] == "3d6"
+    assert price(pilot(skills=skills(miracle=4))).value("/derived/fortune") == "3d6"
 
 
 def test_miracle_4_reading_as_plus_4() -> None:
     """Option miracle_four=plus reads [２ｄ＋ミラクル] literally: 2d6+4."""
     result = price(pilot(skills=skills(miracle=4)), {"miracle_four": "plus"})
-    assert result.derived["/derived/fortune"] == "2d6+4"
+    assert result.value("/derived/fortune") == "2d6+4"
 
 
 def test_natural_talent_joins_every_roll_but_fortune() -> None:
     """天賦の才 (「全ての判定に」) is in every shown roll, not in 武運 (its formula is given)."""
     result = price(pilot(skills=skills(natural_talent=2, miracle=1)))
-    assert result.derived["/derived/initiative"] == "+5"  # 機動力 3 + 2
-    assert result.derived["/derived/damage"] == "+6"  # 出力 4 + 2
-    assert result.derived["/derived/fortune"] == "2d6+1"
-    assert result.derived["/derived/search_range"] == 4  # a value, not a roll
+    assert result.value("/derived/initiative") == "+5"  # 機動力 3 + 2
+    assert result.value("/derived/damage") == "+6"  # 出力 4 + 2
+    assert result.value("/derived/fortune") == "2d6+1"
+    assert result.value("/derived/search_range") == 4  # a value, not a roll
 
 
 def test_natural_talent_kept_separate_by_option() -> None:
     """Option natural_talent=separate leaves it out of the shown rolls."""
     result = price(pilot(skills=skills(natural_talent=2)), {"natural_talent": "separate"})
-    assert result.derived["/derived/initiative"] == "+3"
-    assert result.derived["/derived/skill_bonuses/natural_talent"] == "+2"
+    assert result.value("/derived/initiative") == "+3"
+    assert result.value("/derived/skill_bonuses/natural_talent") == "+2"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from converter.findings import Severity
+from converter.core.findings import Severity
 from converter.schema import validate
 
 from .conftest import ROOT, pilot, skills

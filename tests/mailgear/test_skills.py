@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from converter.rules.mailgear import price
+from converter.rules.mailgear import evaluate as price
 from converter.rules.mailgear.tables import tables
 
 from .conftest import SEED_SKILLS, codes, only, pilot, skills
@@ -23,7 +23,7 @@ def test_a_skill_at_its_maximum_is_fine(label: str) -> None:
     sid, top = SEED_SKILLS[label]
     result = price(pilot(skills=skills(**{sid: top})))
     assert codes(result) == set()
-    assert result.derived[f"/derived/skills/{sid}"] == top
+    assert result.value(f"/derived/skills/{sid}") == top
 
 
 @pytest.mark.parametrize("label", list(SEED_SKILLS))
@@ -33,7 +33,7 @@ def test_a_skill_above_its_maximum_is_an_error(label: str) -> None:
     result = price(pilot(skills=skills(**{sid: top + 1})))
     assert codes(result) == {("MG_SKILL_OVER_MAX", "/skills/0/level")}
     assert only(result, "MG_SKILL_OVER_MAX").params["max"] == top
-    assert result.derived[f"/derived/skills/{sid}"] == top
+    assert result.value(f"/derived/skills/{sid}") == top
 
 
 @pytest.mark.parametrize("written", ["エリートコース", "ｴﾘｰﾄ･ｺｰｽ", "エリート・コース", "elite_course"])
@@ -41,7 +41,7 @@ def test_a_skill_is_found_by_its_written_name(written: str) -> None:
     """A legacy sheet's name (half-width, without ・, or the id) finds the skill."""
     result = price(pilot(skills=[{"name": written, "level": 2}]))
     assert codes(result) == set()
-    assert result.derived["/derived/skills/elite_course"] == 2
+    assert result.value("/derived/skills/elite_course") == 2
 
 
 @pytest.mark.parametrize("written", ["クール&クール", "ワンショットワンキル", "火事場の馬鹿力",
@@ -63,7 +63,7 @@ def test_the_same_skill_twice_is_an_error() -> None:
     """A skill listed twice (even under another spelling) is MG_SKILL_DUPLICATE; the first counts."""
     result = price(pilot(skills=[{"id": "iron_wall", "level": 2}, {"name": "鉄壁", "level": 3}]))
     assert codes(result) == {("MG_SKILL_DUPLICATE", "/skills/1")}
-    assert result.derived["/derived/skills/iron_wall"] == 2
+    assert result.value("/derived/skills/iron_wall") == 2
 
 
 @pytest.mark.parametrize("level", [0, -1, "2", 1.5, None])
@@ -78,7 +78,7 @@ def test_an_id_and_a_name_that_disagree_are_warned_and_the_id_wins() -> None:
     """Both given but naming two skills: a warning, and the id is used."""
     result = price(pilot(skills=[{"id": "iron_wall", "name": "熱血", "level": 1}]))
     assert codes(result) == {("MG_SKILL_ID_NAME_MISMATCH", "/skills/0/name")}
-    assert result.derived["/derived/skills/iron_wall"] == 1
+    assert result.value("/derived/skills/iron_wall") == 1
 
 
 def test_the_level_up_history_is_not_claimed() -> None:

@@ -1,4 +1,4 @@
-"""Shared helpers for the `pp` engine tests: minimal documents and readers of a Pricing.
+"""Shared helpers for the `pp` engine tests: minimal documents and readers of a Evaluation.
 
 Figures below are copied by hand from seed 003 (Ⅰ．キャラクター作成), not read from tables.toml,
 so that the tests check the engine's data instead of echoing it.
@@ -8,8 +8,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from converter.findings import Finding, Severity
-from converter.rules.pricing import Pricing
+from converter.core.findings import Finding, Severity
+from converter.core.evaluation import Evaluation
 from converter.rules.pp.engine import price_character
 from ..pricing_helpers import cost_at, has_line  # noqa: F401  (shared by the tests here)
 
@@ -62,7 +62,7 @@ def skill(name: str, level: int, *specializations: tuple[str, int], **more: Any)
     return out
 
 
-def priced(doc: dict[str, Any], skills: Any = None, **options: str) -> Pricing:
+def priced(doc: dict[str, Any], skills: Any = None, **options: str) -> Evaluation:
     """The engine's answer for ``doc`` under the given rule options (doc is not modified)."""
     before = copy.deepcopy(doc)
     out = price_character(doc, options, skills=skills)
@@ -75,18 +75,18 @@ def priced(doc: dict[str, Any], skills: Any = None, **options: str) -> Pricing:
 REMAINDER = "PP_UNDER_BUDGET"
 
 
-def found(pricing: Pricing) -> list[tuple[str, str]]:
+def found(pricing: Evaluation) -> list[tuple[str, str]]:
     """(code, pointer) of every finding but the remainder note, sorted."""
     return sorted((f.code, f.pointer) for f in pricing.findings if f.code != REMAINDER)
 
 
-def codes(pricing: Pricing, level: Severity | None = None) -> set[str]:
+def codes(pricing: Evaluation, level: Severity | None = None) -> set[str]:
     """The codes found but the remainder note, optionally only those of one severity."""
     return {f.code for f in pricing.findings
             if f.code != REMAINDER and (level is None or f.level is level)}
 
 
-def finding(pricing: Pricing, code: str) -> Finding:
+def finding(pricing: Evaluation, code: str) -> Finding:
     """The one finding with ``code``."""
     hits = [f for f in pricing.findings if f.code == code]
     assert len(hits) == 1, f"expected one {code}, got {pricing.findings}"

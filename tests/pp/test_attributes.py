@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from converter.findings import Severity
+from converter.core.findings import Severity
 from converter.rules.pp.engine import attribute_cost
 
 from .conftest import (SEED_ATTRIBUTE_MEANINGS, character, codes, cost_at, finding, has_line,
@@ -45,14 +45,14 @@ def test_breakdown_names_the_rule() -> None:
 def test_meaning_shown_beside_value(value: int) -> None:
     """The seed's meaning of each value is a derived value beside it."""
     pricing = priced(character(attributes={"sense": value}, budget=200))
-    assert pricing.derived["/derived/attributes/sense/meaning"] == SEED_ATTRIBUTE_MEANINGS[value]
+    assert pricing.value("/derived/attributes/sense/meaning") == SEED_ATTRIBUTE_MEANINGS[value]
 
 
 def test_dice_pool_equals_value() -> None:
     """An attribute's roll is as many d10 as its value (Ⅱ. 行為判定②)."""
     pricing = priced(character(attributes={"mind": 5}))
-    assert pricing.derived["/derived/attributes/mind/dice"] == 5
-    assert pricing.derived["/derived/attributes/body/dice"] == 1
+    assert pricing.value("/derived/attributes/mind/dice") == 5
+    assert pricing.value("/derived/attributes/body/dice") == 1
 
 
 def test_zero_refunds_one_with_warning() -> None:
@@ -77,7 +77,7 @@ def test_thirteen_is_an_error_but_still_priced() -> None:
     f = finding(pricing, "PP_ATTRIBUTE_MAX")
     assert f.level is Severity.ERROR and f.pointer == "/attributes/body"
     assert pricing.total == 90
-    assert pricing.derived["/derived/attributes/body/meaning"] is None
+    assert pricing.value("/derived/attributes/body/meaning") is None
 
 
 def test_negative_is_an_error_and_not_priced() -> None:
@@ -101,4 +101,4 @@ def test_missing_attribute_counts_as_start() -> None:
     doc = character()
     del doc["attributes"]["mind"]
     pricing = priced(doc)
-    assert pricing.total == 0 and pricing.derived["/derived/attributes/mind/dice"] == 1
+    assert pricing.total == 0 and pricing.value("/derived/attributes/mind/dice") == 1

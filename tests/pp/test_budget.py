@@ -1,7 +1,7 @@
 """The budget (総ＰＰ): 50 unless the sheet sets another; the remainder; the written total."""
 from __future__ import annotations
 
-from converter.findings import Severity
+from converter.core.findings import Severity
 
 from .conftest import character, priced, skill
 

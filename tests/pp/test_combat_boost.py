@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from converter.findings import Severity
+from converter.core.findings import Severity
 from converter.rules.pp.engine import combat_boost_cost
 
 from .conftest import character, cost_at, finding, found, has_line, priced
@@ -14,7 +14,7 @@ def test_cost(value: int, expected: int) -> None:
     """CB v costs (v − 3) × 5 PP."""
     pricing = priced(character(combat_boost=value))
     assert pricing.total == expected == combat_boost_cost(value)
-    assert pricing.derived["/derived/combat_boost"] == value
+    assert pricing.value("/derived/combat_boost") == value
 
 
 def test_breakdown_line() -> None:
@@ -30,7 +30,7 @@ def test_absent_means_three() -> None:
     doc = character()
     del doc["combat_boost"]
     pricing = priced(doc)
-    assert pricing.derived["/derived/combat_boost"] == 3 and pricing.total == 0
+    assert pricing.value("/derived/combat_boost") == 3 and pricing.total == 0
 
 
 @pytest.mark.parametrize("value", [2, 0])

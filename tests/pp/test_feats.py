@@ -1,7 +1,7 @@
 """■特技（選択ルール）: 5 PP each; the seed lists none, so any name goes."""
 from __future__ import annotations
 
-from converter.findings import Severity
+from converter.core.findings import Severity
 
 from .conftest import character, cost_at, finding, found, priced
 

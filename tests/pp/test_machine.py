@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from converter.findings import Severity
+from converter.core.findings import Severity
 
 from .conftest import character, codes, found, machine, priced, skill, weapon
 
@@ -70,7 +70,7 @@ def test_damage_classes(damage: str) -> None:
     """破壊力 L/M/S/D fill 1/2/5/10 damage gauges."""
     pricing = priced(character(machine=machine(weapons=[weapon(damage=damage)])))
     assert found(pricing) == []
-    assert pricing.derived["/derived/machine/weapons/0/gauges"] == {"L": 1, "M": 2, "S": 5, "D": 10}[damage]
+    assert pricing.value("/derived/machine/weapons/0/gauges") == {"L": 1, "M": 2, "S": 5, "D": 10}[damage]
 
 
 def test_damage_class_x_is_an_error() -> None:
@@ -115,14 +115,14 @@ def test_melee_evasion_target() -> None:
     """A melee weapon's evasion target is 〈機動格闘〉 + 作業性 + the weapon's own figure."""
     m = machine(workability=2, weapons=[weapon(melee=True, evasion_target=3), weapon()])
     pricing = priced(character(skills=[skill("機動格闘", 2)], machine=m))
-    assert pricing.derived["/derived/machine/weapons/0/evasion_target"] == 2 + 2 + 3
-    assert pricing.derived["/derived/machine/weapons/1/evasion_target"] == 7
+    assert pricing.value("/derived/machine/weapons/0/evasion_target") == 2 + 2 + 3
+    assert pricing.value("/derived/machine/weapons/1/evasion_target") == 7
 
 
 def test_explosion_penetration() -> None:
     """An exploding machine deals 重量 (tons, rounded up) + 1D10 penetration."""
     pricing = priced(character(machine=machine(weight=8.2)))
-    assert pricing.derived["/derived/machine/explosion_penetration"] == "9+1D10"
+    assert pricing.value("/derived/machine/explosion_penetration") == "9+1D10"
     assert "/derived/machine/explosion_penetration" not in priced(character(machine=machine())).derived
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from converter.checking import check_document
+from converter import check_document
 from converter.cli import main
-from converter.findings import Severity
+from converter.core.findings import Severity
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples" / "pp"
@@ -50,8 +50,8 @@ def test_good_sample(name: str) -> None:
     assert (report.computed, report.declared, report.budget) == (total, total, budget)
     assert sum(line.cost for line in report.breakdown) == total
     assert all(line.pointer.startswith("/") and line.rule for line in report.breakdown)
-    assert report.derived["/derived/initiative"] == initiative
-    assert report.derived.get("/derived/unit_initiative") == unit
+    assert report.value("/derived/initiative") == initiative
+    assert report.value("/derived/unit_initiative") == unit
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
@@ -67,7 +67,7 @@ def test_pilot_breakdown_and_derived() -> None:
     report = _check(SAMPLES / "pilot_with_machine.json")
     lines = {line.pointer: line.cost for line in report.breakdown}
     assert lines["/attributes/reflex"] == 9 and lines["/skills/0/level"] == 6
-    d = report.derived
+    d = {k: x.value for k, x in report.derived.items()}
     assert d["/derived/attributes/social/meaning"] == "やや不得意"
     assert d["/derived/skills/0/pool"] == "4D10（各+2）"  # 〈操縦〉 with 【反応】4
     assert d["/derived/machine/weapons/1/gauges"] == 5

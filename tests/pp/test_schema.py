@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from converter.findings import catalog
+from converter.core.findings import catalog
 from converter.schema import validate
 from converter.rules.pp import build_schema
 from converter.rules.pp.skills import ENTRY_KEYS

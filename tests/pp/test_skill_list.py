@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from converter.errors import InputError, MechasheetError
-from converter.rules.pp.skills import (SkillListError, load_skill_list, name_key, skill_list)
+from converter.core.errors import InputError, MechasheetError
+from converter.io.context import load_skill_list
+from converter.rules.pp.skills import SkillListError, name_key, skill_list
 
 from .conftest import character, found, priced, skill
 
@@ -84,7 +85,7 @@ def test_group_attribute_gives_the_dice(tmp_path: Path) -> None:
     """A group's pairing of a skill with an attribute gives that skill's dice."""
     defs = load_skill_list(_write(tmp_path, "skills.json", JSON))
     pricing = priced(character(attributes={"mind": 4}, skills=[skill("事務", 2)]), skills=defs)
-    assert pricing.derived["/derived/skills/0/pool"] == "4D10（各+2）"
+    assert pricing.value("/derived/skills/0/pool") == "4D10（各+2）"
 
 
 def test_sheet_skill_list() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from converter.findings import Severity
+from converter.core.findings import Severity
 from converter.rules.pp.engine import skill_cost
 
 from .conftest import (SEED_SKILL_MEANINGS, SEED_SKILLS, character, codes, cost_at, finding,
@@ -30,7 +30,7 @@ def test_breakdown_names_the_rule() -> None:
 def test_meaning_shown(level: int) -> None:
     """The seed's meaning of each skill level is shown beside it."""
     pricing = priced(character(skills=[skill("隠密", level)], budget=200))
-    assert pricing.derived["/derived/skills/0/meaning"] == SEED_SKILL_MEANINGS[level - 1]
+    assert pricing.value("/derived/skills/0/meaning") == SEED_SKILL_MEANINGS[level - 1]
 
 
 def test_nine_is_an_error_but_still_priced() -> None:
@@ -66,8 +66,8 @@ def test_spellings_of_one_skill(spelling: str) -> None:
     """Half-width slash, brackets and spaces name the same skill, id tactics."""
     pricing = priced(character(skills=[skill(spelling, 2)]))
     assert "PP_SKILL_UNKNOWN" not in codes(pricing)
-    assert pricing.derived["/derived/skills/0/id"] == "tactics"
-    assert pricing.derived["/derived/skills/0/label"] == "知識／戦術"
+    assert pricing.value("/derived/skills/0/id") == "tactics"
+    assert pricing.value("/derived/skills/0/label") == "知識／戦術"
 
 
 def test_unknown_skill_is_info_and_priced() -> None:
@@ -76,7 +76,7 @@ def test_unknown_skill_is_info_and_priced() -> None:
     f = finding(pricing, "PP_SKILL_UNKNOWN")
     assert f.level is Severity.INFO and f.pointer == "/skills/0/name"
     assert cost_at(pricing, "/skills/0/level") == 6
-    assert pricing.derived["/derived/skills/0/id"] is None
+    assert pricing.value("/derived/skills/0/id") is None
 
 
 def test_unknown_skill_rejected_by_option() -> None:
@@ -94,7 +94,7 @@ def test_duplicate_skill_is_an_error() -> None:
 def test_pool_and_bonus_as_the_sheet_shows_them() -> None:
     """A skill's roll: its attribute's value in d10, the level added to each die."""
     pricing = priced(character(attributes={"sense": 4}, skills=[skill("知覚", 2)]))
-    d = pricing.derived
+    d = {k: x.value for k, x in pricing.derived.items()}
     assert (d["/derived/skills/0/attribute"], d["/derived/skills/0/dice"],
             d["/derived/skills/0/bonus"], d["/derived/skills/0/pool"]) == ("sense", 4, 2, "4D10（各+2）")
 
@@ -102,15 +102,15 @@ def test_pool_and_bonus_as_the_sheet_shows_them() -> None:
 def test_seed_pairings() -> None:
     """The seed pairs 【感覚】＋〈知覚〉 and 【肉体】＋〈運動〉."""
     pricing = priced(character(skills=[skill("知覚", 1), skill("運動", 1)]))
-    assert pricing.derived["/derived/skills/0/attribute"] == "sense"
-    assert pricing.derived["/derived/skills/1/attribute"] == "body"
+    assert pricing.value("/derived/skills/0/attribute") == "sense"
+    assert pricing.value("/derived/skills/1/attribute") == "body"
 
 
 def test_sheet_chooses_the_attribute() -> None:
     """A skill entry may name the attribute its roll uses (id or Japanese label)."""
     pricing = priced(character(attributes={"mind": 5},
                                skills=[skill("操縦", 1, attribute="精神")]))
-    assert pricing.derived["/derived/skills/0/dice"] == 5
+    assert pricing.value("/derived/skills/0/dice") == 5
 
 
 def test_unknown_attribute_is_an_error() -> None:
@@ -122,10 +122,10 @@ def test_unknown_attribute_is_an_error() -> None:
 def test_unknown_skill_has_no_dice() -> None:
     """A skill no list pairs with an attribute shows the bonus with unknown dice."""
     pricing = priced(character(skills=[skill("料理", 1)]))
-    assert pricing.derived["/derived/skills/0/pool"] == "?D10（各+1）"
+    assert pricing.value("/derived/skills/0/pool") == "?D10（各+1）"
 
 
 def test_level_zero_costs_nothing() -> None:
     """A skill written at level 0 is not taken: no line, bonus 0."""
     pricing = priced(character(skills=[skill("操縦", 0)]))
-    assert pricing.total == 0 and pricing.derived["/derived/skills/0/pool"] == "1D10"
+    assert pricing.total == 0 and pricing.value("/derived/skills/0/pool") == "1D10"

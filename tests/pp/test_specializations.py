@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from converter.findings import Severity
+from converter.core.findings import Severity
 from converter.rules.pp.engine import specialization_cost
 
 from .conftest import (DIRECT_FIRE_SUBCATEGORIES, character, codes, cost_at, finding, found,
@@ -48,8 +48,8 @@ def test_pool_uses_the_subcategory_level() -> None:
     """A specialized roll adds the sub-category's level to each die."""
     pricing = priced(character(attributes={"sense": 4},
                                skills=[skill("直接砲撃", 2, ("ビーム兵器", 4))]))
-    assert pricing.derived["/derived/skills/0/specializations/0/pool"] == "4D10（各+4）"
-    assert pricing.derived["/derived/skills/0/specializations/0/id"] == "beam"
+    assert pricing.value("/derived/skills/0/specializations/0/pool") == "4D10（各+4）"
+    assert pricing.value("/derived/skills/0/specializations/0/id") == "beam"
 
 
 def test_not_above_the_skill_is_a_warning_and_free() -> None:

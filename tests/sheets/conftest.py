@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from converter import price
+from converter import evaluate as price
 from converter.sheets import sheet_bytes
 
 from .libreoffice import recalculate

@@ -10,7 +10,8 @@ from typing import Any, Callable
 
 import pytest
 
-from converter.rules.mailgear.catalog import Catalog, load_catalog
+from converter.rules.mailgear.catalog import Catalog
+from converter.io.context import load_catalog
 from converter.sheets import sheet_bytes, template_bytes
 
 from .conftest import with_rule_probes

@@ -10,14 +10,15 @@ import openpyxl
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from converter.checking import check_path
+from converter import check_path
 from converter.cli import main
-from converter.errors import OutputError
-from converter.rules.mailgear import price
+from converter.core.errors import OutputError
+from converter.rules.mailgear import evaluate as price
 from converter.rules.mailgear.catalog import Catalog
 from converter.rules.mailgear.tables import tables
 from converter.sheets import read_workbook, sheet_bytes, template_bytes, write_sheet
 from converter.sheets.mailgear_sheet import SPEC
+from converter.io.context import catalog_from
 
 from ..mailgear.test_properties import SAMPLES, mangled
 from ..strategies import mailgear_catalog, mailgear_pilot
@@ -197,7 +198,7 @@ def test_generated_round_trip(doc: dict, tmp_path: Path):
 @given(raw=mailgear_catalog())
 def test_generated_catalog_round_trip(raw: dict, tmp_path: Path):
     """A catalog written into the catalog sheet reads back as the same catalog."""
-    (tmp_path / "c.xlsx").write_bytes(template_bytes("mailgear", None, {"catalog": Catalog.from_data(raw)}))
+    (tmp_path / "c.xlsx").write_bytes(template_bytes("mailgear", None, {"catalog": catalog_from(raw)}))
     assert read_workbook(tmp_path / "c.xlsx").context["catalog"].raw == raw
 
 
@@ -208,7 +209,7 @@ def test_malformed_catalog_rows_are_kept_and_named_by_cell(tmp_path: Path):
     raw["weapons"].insert(1, "junk")
     raw["weapons"][3]["colour"] = "赤"
     raw["weapons"][0]["bands"] = ["lr", "xr"]
-    (tmp_path / "c.xlsx").write_bytes(template_bytes("mailgear", None, {"catalog": Catalog.from_data(raw)}))
+    (tmp_path / "c.xlsx").write_bytes(template_bytes("mailgear", None, {"catalog": catalog_from(raw)}))
     cat = read_workbook(tmp_path / "c.xlsx").context["catalog"]
     assert cat.raw == raw
     wb = _open(tmp_path / "c.xlsx")
@@ -337,7 +338,7 @@ def test_catalog_option_with_two_skill_effects_is_refused(tmp_path: Path):
     raw = json.loads(EXAMPLE_CATALOG.read_text(encoding="utf-8"))
     raw["options"][1]["effects"].append({"skill": "speed_star", "levels": 1})
     with pytest.raises(OutputError, match="/options/1/effects"):
-        write_sheet(load(MG_SAMPLES[0]), tmp_path / "p.xlsx", context={"catalog": Catalog.from_data(raw)})
+        write_sheet(load(MG_SAMPLES[0]), tmp_path / "p.xlsx", context={"catalog": catalog_from(raw)})
     assert not (tmp_path / "p.xlsx").exists()
 
 
@@ -401,7 +402,8 @@ def assert_engine_values(doc: dict, context: dict, wb, options: dict | None = No
     pricing = price(doc, options, catalog=context.get("catalog"))
     assert pricing.derived
     wrong = {}
-    for pointer, value in pricing.derived.items():
+    for pointer, derived in pricing.derived.items():
+        value = derived.value
         name, index = SPEC.declared_name(pointer)
         got = cell_of(wb, name, index or 0).value
         if got != value:

@@ -9,8 +9,8 @@ import openpyxl
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from converter import check_document, price
-from converter.errors import OutputError
+from converter import check_document, evaluate as price
+from converter.core.errors import OutputError
 from converter.sheets import read_sheet, sheet_bytes, template_bytes, write_sheet
 from converter.sheets.layout import load_layout
 
@@ -165,7 +165,7 @@ def test_reader_converts_text_numbers_and_reports_cells(tmp_path: Path):
     doc, findings, cells = read_sheet(path)
     assert doc["budget"] == 1500
     assert [(f.code, f.cell) for f in findings] == [("SHEET_NOT_INTEGER", f"{sheet}!{ref}")]
-    from converter.checking import check_path
+    from converter import check_path
     report = check_path(path)
     assert not report.valid
     assert all(f.cell for f in report.findings if f.pointer)
@@ -173,7 +173,7 @@ def test_reader_converts_text_numbers_and_reports_cells(tmp_path: Path):
 
 def test_check_on_sheet_reports_hand_edited_total(tmp_path: Path):
     """A total typed over the formula is the sheet's declared total, and disagrees in check."""
-    from converter.checking import check_path
+    from converter import check_path
 
     doc = load(UP_SAMPLES[0])
     doc["declared_total"] = price(doc).total + 7
@@ -231,7 +231,7 @@ RED_CODES = {"UP_STAT_STEP", "UP_STAT_MAX", "UP_ACCURACY_STEP", "UP_USAGE_AMOUNT
 
 def expected_red(path: Path, tmp_path: Path) -> set[str]:
     """The cells the checker names for rule breaks that the sheet can show in red."""
-    from converter.checking import check_path
+    from converter import check_path
 
     sheet = write_sheet(load(path), tmp_path / f"{path.stem}.xlsx", force=True)
     report = check_path(sheet)

@@ -1,4 +1,4 @@
-"""Shared helpers for the `up` engine tests: a minimal valid unit, weapons, and readers of a Pricing.
+"""Shared helpers for the `up` engine tests: a minimal valid unit, weapons, and readers of a Evaluation.
 
 The size table below is copied by hand from seed 000 (１．機体性能), not read from tables.toml, so
 that the tests check the engine's data instead of echoing it.
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from converter.findings import Finding
-from converter.rules.pricing import Pricing
+from converter.core.findings import Finding
+from converter.core.evaluation import Evaluation
 from converter.rules.up.engine import price_unit
 from ..pricing_helpers import cost_at, has_line  # noqa: F401  (shared by the tests here)
 
@@ -59,17 +59,17 @@ def ranged(**overrides: Any) -> dict[str, Any]:
             **overrides}
 
 
-def priced(doc: dict[str, Any], **options: str) -> Pricing:
+def priced(doc: dict[str, Any], **options: str) -> Evaluation:
     """The engine's answer for ``doc`` under the given rule options."""
     return price_unit(doc, options)
 
 
-def found(pricing: Pricing) -> list[tuple[str, str]]:
+def found(pricing: Evaluation) -> list[tuple[str, str]]:
     """(code, pointer) of every finding, sorted."""
     return sorted((f.code, f.pointer) for f in pricing.findings)
 
 
-def finding(pricing: Pricing, code: str) -> Finding:
+def finding(pricing: Evaluation, code: str) -> Finding:
     """The one finding with ``code``."""
     hits = [f for f in pricing.findings if f.code == code]
     assert len(hits) == 1, f"expected one {code}, got {pricing.findings}"

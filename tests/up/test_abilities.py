@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from converter.findings import Severity
+from converter.core.findings import Severity
 
 from .conftest import ability_cost, cost_at, finding, found, melee, priced, ranged, unit
 
@@ -176,8 +176,8 @@ def test_no_manipulator_refunds_a_fifth_of_base_up(size: str, refund: int) -> No
 def test_no_manipulator_drops_power_from_melee_damage() -> None:
     """Without manipulators a melee weapon's damage gets no パワー; ranged is unchanged."""
     p = priced(unit(abilities=[{"id": "no_manipulator"}], weapons=[melee(), ranged()]))
-    assert p.derived["/weapons/0/effective_damage"] == "1D10+10"
-    assert p.derived["/weapons/1/effective_damage"] == "1D10+10"
+    assert p.value("/weapons/0/effective_damage") == "1D10+10"
+    assert p.value("/weapons/1/effective_damage") == "1D10+10"
     assert cost_at(p, "/weapons/0") == 40
 
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from converter.checking import check_document
-from converter.findings import Severity
+from converter import check_document
+from converter.core.findings import Severity
 
 from .conftest import finding, found, melee, priced, unit
 

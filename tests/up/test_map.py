@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from converter.findings import Severity
+from converter.core.findings import Severity
 
 from .conftest import cost_at, finding, found, melee, priced, ranged, unit, weapon_cost
 

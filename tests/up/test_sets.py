@@ -8,7 +8,7 @@ import copy
 import json
 from pathlib import Path
 
-from converter.findings import Severity
+from converter.core.findings import Severity
 from converter.rules.up import check_transformation_sets
 from converter.rules.up.engine import price_unit
 from converter.rules.up.sets import own_total

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from converter.findings import Severity
+from converter.core.findings import Severity
 from converter.rules.up import transformation_cost
 
 from .conftest import cost_at, finding, found, melee, priced, unit

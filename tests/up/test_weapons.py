@@ -103,7 +103,7 @@ def test_guided_is_free_and_adds_twenty_percent_accuracy() -> None:
     """誘導: no UP; the effective 命中修正 is +20 over the bought one."""
     p = priced(unit(weapons=[ranged(accuracy=10, guided=True)]))
     assert cost_at(p, "/weapons/0") == 70
-    assert p.derived["/weapons/0/effective_accuracy"] == 30
+    assert p.value("/weapons/0/effective_accuracy") == 30
 
 
 @pytest.mark.parametrize(("weapon", "stats", "shown"), [
@@ -117,7 +117,7 @@ def test_guided_is_free_and_adds_twenty_percent_accuracy() -> None:
 def test_effective_damage_is_derived(weapon: dict, stats: dict, shown: str) -> None:
     """Effective damage = bought + attribute (+ パワー for melee); it costs nothing extra."""
     p = priced(unit(stats=stats, weapons=[weapon]))
-    assert p.derived["/weapons/0/effective_damage"] == shown
+    assert p.value("/weapons/0/effective_damage") == shown
 
 
 @pytest.mark.parametrize("attribute", ["beam", "none", "solid"])
@@ -149,7 +149,7 @@ def test_duplicate_weapon_names_are_an_error() -> None:
 def test_weapons_total_is_derived() -> None:
     """The sum of the weapon lines is derived as /weapons_total."""
     p = priced(unit(weapons=[melee(), ranged(range=4)]))
-    assert p.derived["/weapons_total"] == 40 + 70
+    assert p.value("/weapons_total") == 40 + 70
 
 
 def test_declared_weapon_cost_mismatch_warns() -> None:

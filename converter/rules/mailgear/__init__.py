@@ -6,15 +6,17 @@ catalog the group supplies (:mod:`.catalog`).
 """
 from __future__ import annotations
 
-from .catalog import Catalog, build_catalog_schema, catalog_schema_text, load_catalog
+from .catalog import Catalog, build_catalog_schema, catalog_schema_text
 from .engine import price_pilot, roll_bonus, roll_expression, skill_bonus
-from .party import PartyLevel, party_unit_level
+from .party import PartyLevel, party_check, party_unit_level
 from .schema import FORMAT, build_schema
 from .tables import tables
 
-__all__ = ["Catalog", "FORMAT", "LABEL", "PartyLevel", "build_catalog_schema", "build_schema",
-           "catalog_schema_text", "load_catalog", "party_unit_level", "price", "price_pilot",
+__all__ = ["CONTEXT", "Catalog", "FORMAT", "LABEL", "SET_CHECKS", "evaluate", "party_check", "PartyLevel", "build_catalog_schema", "build_schema",
+           "catalog_schema_text", "party_unit_level", "price_pilot",
            "roll_bonus", "roll_expression", "skill_bonus", "tables"]
 
-price = price_pilot
+evaluate = price_pilot
 LABEL = tables().raw["label"]
+CONTEXT = ("catalog",)
+SET_CHECKS = (party_check,)

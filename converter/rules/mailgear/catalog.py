@@ -7,17 +7,21 @@ The catalog has its own schema (``schemas/mailgear-catalog.schema.json``, genera
 rule tables); each problem in it is a finding whose pointer is into the catalog, and, when the
 catalog came from a sheet, whose cell is the catalog sheet's cell.
 
-Standard library only; jsonschema is imported lazily to validate the structure.
+Standard library only: the rules a schema cannot say are checked here, from data. Reading a
+catalog file and validating it against the schema are the front end's (``converter.io``), which
+passes the schema's findings in; the engine reads a catalog defensively either way, so the CLI and
+an Excel function derive the same values from the same catalog.
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
-from ...findings import Finding, Severity, pointer
-from ..values import as_int
+from ...core.findings import Finding, Severity
+from ...core import pointers
+from ...core.pointers import pointer
+from ...core.coerce import as_int
 from .schema import LEVEL_PATTERN, RANK_PATTERN, band_enum, effect_schema, stats_object
 from .tables import MailgearTables, name_key, tables
 
@@ -116,15 +120,16 @@ class Catalog:
     source: str = ""
 
     @classmethod
-    def from_data(cls, raw: Any, *, cells: Mapping[str, str] | None = None,
-                  source: str = "") -> "Catalog":
-        """Check ``raw`` (schema, then the rules a schema cannot say) and wrap it.
+    def from_data(cls, raw: Any, *, cells: Mapping[str, str] | None = None, source: str = "",
+                  structure: Iterable[Finding] = ()) -> "Catalog":
+        """Check ``raw`` (the rules a schema cannot say) and wrap it; ``structure`` are the
+        schema's findings, when the caller validated it.
 
         ``cells`` maps JSON pointers of the catalog to the cells they were read from (the
         catalog sheet); a finding takes the cell of the deepest pointer that has one.
         """
         cat = cls(raw if isinstance(raw, Mapping) else {}, [], dict(cells or {}), source)
-        found = [*_schema_findings(raw), *_rule_findings(cat.raw)]
+        found = [*structure, *_rule_findings(cat.raw)]
         cat.findings = [f.at(cell=cat.cell_for(f.pointer)) for f in found]
         return cat
 
@@ -138,13 +143,7 @@ class Catalog:
 
     def cell_for(self, where: str) -> str:
         """The cell of ``where`` or of its nearest parent that has one ('' if none)."""
-        parts = where.split("/")
-        while parts:
-            cell = self.cells.get("/".join(parts))
-            if cell:
-                return cell
-            parts.pop()
-        return ""
+        return pointers.nearest(where, self.cells)
 
     def has(self, table: str) -> bool:
         """Whether the catalog gives ``table`` (a non-empty list of usable rows)."""
@@ -188,38 +187,17 @@ def missing_table(table: str, where: str = "") -> Finding:
                     "enables_en": spec["enables_en"]})
 
 
-def load_catalog(path: str | Path) -> Catalog:
-    """A catalog read from a JSON file; InputError (exit 2) if the file cannot be read at all."""
-    from ...documents import load_json_document
-
-    return Catalog.from_data(load_json_document(path), source=str(path))
-
-
-def as_catalog(catalog: "Catalog | Mapping[str, Any] | str | Path | None") -> Catalog | None:
-    """Accept what a caller has: a Catalog, its raw data, or a path."""
+def as_catalog(catalog: "Catalog | Mapping[str, Any] | None") -> Catalog | None:
+    """Accept what a caller has: a Catalog or its raw data (a file is read by the front end,
+    ``converter.io.context.load_catalog``)."""
     if catalog is None or isinstance(catalog, Catalog):
         return catalog
-    if isinstance(catalog, (str, Path)):
-        return load_catalog(catalog)
+    if not isinstance(catalog, Mapping):
+        raise TypeError(f"a catalog is a Catalog or its data (a mapping), not {type(catalog).__name__}")
     return Catalog.from_data(catalog)
 
 
 # --- checks ----------------------------------------------------------------------------------------
-
-def _schema_findings(raw: Any) -> Iterator[Finding]:
-    """Structure, via the generated schema; each error worded as the document checks word it."""
-    try:
-        import jsonschema
-    except ImportError:  # e.g. Pyodide without it: the rule checks and look-ups still guard
-        return
-    from ...schema import error_findings  # the shared wording of schema errors (ja, en)
-
-    validator = jsonschema.Draft202012Validator(build_catalog_schema())
-    for error in sorted(validator.iter_errors(raw), key=lambda e: list(map(str, e.absolute_path))):
-        for inner in error_findings(error):
-            yield Finding("MG_CATALOG_SCHEMA", inner.pointer,
-                          {"ja": inner.message("ja"), "en": inner.message("en")})
-
 
 def _rule_findings(raw: Mapping[str, Any]) -> Iterator[Finding]:
     """What the schema cannot say: rising ladders, unique names, ranks the rank table knows."""

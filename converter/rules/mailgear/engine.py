@@ -1,7 +1,7 @@
 """The `mailgear` engine: checks a pilot and the pilot's mail gear, and derives what the sheet shows.
 
 Seed 001 has no point costs, so the answer's cost lines stay empty and there is no budget; the
-work is in the findings and in ``Pricing.derived``, whose keys are JSON pointers to where a sheet
+work is in the findings and in ``Evaluation.derived``, whose keys are JSON pointers to where a sheet
 may write the same value (``/derived/move``, ``/equipment/2/derived/damage``): a written value is
 compared with the computed one.
 
@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Mapping
 
-from ...findings import Finding, Severity, pointer
-from ..options import resolve_options
-from ..pricing import Pricing
+from ...core.findings import Finding, Severity
+from ...core import pointers
+from ...core.pointers import pointer
+from ..options import evaluates
+from ...core.evaluation import Evaluation, Roll
 from .catalog import Catalog, as_catalog, missing_table
-from ..values import as_int, as_key, as_list, as_mapping
+from ...core.coerce import as_int, as_key, as_list, as_mapping
 from .tables import MailgearTables, Skill, name_key, tables
 
 
@@ -80,7 +81,7 @@ class _Run:
         self.opts = opts
         self.cat = cat
         self.t = tables()
-        self.out = Pricing()
+        self.out = Evaluation(priced=False)
         self.labels: dict[str, str] = {}  # derived key → label, for mismatch messages
         self.forms: dict[str, set[str]] = {}  # derived key → every accepted written form
 
@@ -94,20 +95,21 @@ class _Run:
         self.out.findings.append(missing_table(table, where))
         return False
 
-    def derive(self, key: str, label: str, value: Any, *forms: str) -> None:
-        self.out.derived[key] = value
+    def derive(self, key: str, label: str, value: Any, *forms: str, roll: Roll | None = None) -> None:
+        self.out.derive(key, label, value, roll)
         self.labels[key] = label
         self.forms[key] = {_written(value), *(_written(f) for f in forms)}
 
 
-def price_pilot(doc: Mapping[str, Any], options: Mapping[str, str] | None = None, *,
-                catalog: Catalog | Mapping[str, Any] | str | Path | None = None) -> Pricing:
+@evaluates("mailgear")
+def price_pilot(doc: Mapping[str, Any], opts: Mapping[str, str], *,
+                catalog: Catalog | Mapping[str, Any] | None = None) -> Evaluation:
     """Check a pilot sheet and derive its values. No point costs: ``lines`` stay empty.
 
-    ``catalog`` is the group's catalog (a :class:`Catalog`, its data, or a path); without it,
+    ``catalog`` is the group's catalog (a :class:`Catalog` or its data); without it,
     each check that needs one is skipped with one MG_CATALOG_TABLE_MISSING info finding.
     """
-    run = _Run(doc, resolve_options("mailgear", options), as_catalog(catalog))
+    run = _Run(doc, opts, as_catalog(catalog))
     _check_pilot(run)
     learned = _learned_skills(run)
     items = _equipment(run)
@@ -257,8 +259,7 @@ def _equipment(run: _Run) -> list[Item]:
             if copies[key] > t.option_copies:
                 # 「３つ装備したとしても＋３レベルにはなりません」: the copy stays, its effect does not.
                 item.counted = False
-                severity = Severity.WARNING if run.opts["option_copies"] == "warning" else None
-                run.find("MG_OPTION_COPIES", where, severity, name=name, copy=copies[key],
+                run.find("MG_OPTION_COPIES", where, name=name, copy=copies[key],  # option option_copies
                          max=t.option_copies)
         items.append(item)
     if used_slots > t.slots:
@@ -379,7 +380,7 @@ def _gear_stats(run: _Run, items: list[Item]) -> dict[str, int | None]:
         if value is None:
             run.find("MG_STAT_INVALID", f"/gear/stats/{sid}", label=t.stat_labels[sid],
                      value=written.get(sid))
-            run.out.complete = False
+            run.out.skip(f"/gear/stats/{sid}")
         stats[sid] = value
     for sid in _custom_boosts(run, gear):
         if stats[sid] is not None:
@@ -480,13 +481,16 @@ def _derive_values(run: _Run, stats: Mapping[str, int | None], effective: Mappin
                 fixed += level * skill.per_level
         parts[d.id] = (dice, fixed)
         key = f"/derived/{d.id}"
+        sides = t.rolls["die"]
         if d.kind == "value":
             run.derive(key, d.label, fixed)
         elif d.id == "fortune":
             # 「武運の値は、[２ｄ＋ミラクル]によって決定し、ミッション開始時に毎回決定し直します」: an expression.
-            run.derive(key, d.label, roll_expression(dice, fixed, t), roll_bonus(dice, fixed))
+            run.derive(key, d.label, roll_expression(dice, fixed, t), roll_bonus(dice, fixed),
+                       roll=Roll(t.rolls["base_dice"] + dice, sides, fixed))
         else:
-            run.derive(key, d.label, roll_bonus(dice, fixed), roll_expression(dice, fixed, t))
+            run.derive(key, d.label, roll_bonus(dice, fixed), roll_expression(dice, fixed, t),
+                       roll=Roll(dice, sides, fixed))
     for item in items:
         if item.kind != "weapon":
             continue
@@ -494,13 +498,15 @@ def _derive_values(run: _Run, stats: Mapping[str, int | None], effective: Mappin
             dice, fixed = parts["damage"]
             fixed += item.extra_damage  # 「[２ｄ＋壊し屋＋出力＋武器の追加ダメージ]」
             run.derive(f"{item.where}/derived/damage", f"{item.name}: ダメージ",
-                       roll_bonus(dice, fixed), roll_expression(dice, fixed, t))
+                       roll_bonus(dice, fixed), roll_expression(dice, fixed, t),
+                       roll=Roll(dice, t.rolls["die"], fixed))
         for band in item.bands:
             hit = t.bands[band].hit
             if hit in parts:
                 dice, fixed = parts[hit]
                 run.derive(f"{item.where}/derived/{hit}", f"{item.name}: {t.derived[hit].label}",
-                           roll_bonus(dice, fixed), roll_expression(dice, fixed, t))
+                           roll_bonus(dice, fixed), roll_expression(dice, fixed, t),
+                           roll=Roll(dice, t.rolls["die"], fixed))
 
 
 def _as_die(run: _Run, derived_id: str, kind: str, skill: Skill, level: int) -> bool:
@@ -519,26 +525,12 @@ def _written(value: Any) -> str:
     return text[1:] if text.startswith("+") else text
 
 
-def _resolve(doc: Any, where: str) -> Any:
-    """The value at JSON pointer ``where`` in ``doc``, or None."""
-    node = doc
-    for part in where.split("/")[1:]:
-        part = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping):
-            node = node.get(part)
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node
-
-
 def _compare_written(run: _Run) -> None:
     """A value the sheet wrote (``derived`` objects) that differs from the computed one."""
     for key, forms in run.forms.items():
-        written = _resolve(run.doc, key)
+        written = pointers.get(run.doc, key)
         if written is None or isinstance(written, (Mapping, list)):
             continue
         if _written(written) not in forms:
             run.find("MG_DERIVED_MISMATCH", key, label=run.labels[key], declared=written,
-                     computed=run.out.derived[key])
+                     computed=run.out.value(key))

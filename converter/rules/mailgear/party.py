@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ...findings import Finding, pointer
-from ..values import as_int, as_mapping
+from ...core.findings import Finding
+from ...core.pointers import pointer
+from ...core.coerce import as_int, as_mapping
+from ...core.sets import Member, SetOutcome
 from .catalog import Catalog, as_catalog, missing_table
 
 
@@ -33,7 +34,7 @@ class PartyLevel:
 
 
 def party_unit_level(docs: Sequence[Mapping[str, Any]],
-                     catalog: Catalog | Mapping[str, Any] | str | Path | None = None) -> PartyLevel:
+                     catalog: Catalog | Mapping[str, Any] | None = None) -> PartyLevel:
     """Unit level of the party whose sheets are ``docs`` (pure; pointers are ``/<index>/...``).
 
     A sheet without a whole 経験 or 階級 is left out with a finding rather than guessed.
@@ -64,3 +65,22 @@ def party_unit_level(docs: Sequence[Mapping[str, Any]],
     else:
         findings.append(missing_table("unit_levels"))
     return PartyLevel(len(sums), total, Fraction(total, len(sums)), floor, unit_level, tuple(findings))
+
+
+def party_check(members: Sequence[Member]) -> SetOutcome:
+    """The set check mailgear declares: the party's unit level over the pilots checked together.
+
+    A pilot present twice (its JSON and its filled sheet) counts once; the catalog is the first
+    one a member was checked with (the one named on the command line wins over a workbook's)."""
+    pilots, seen = [], set()
+    for m in members:
+        pilot = as_mapping(m.document.get("pilot"))
+        key = (str(pilot.get("name")), str(pilot.get("player")))
+        if key in seen:
+            continue
+        seen.add(key)
+        pilots.append(m.document)
+    if not pilots:
+        return SetOutcome("mailgear.party")
+    catalog = next((m.context["catalog"] for m in members if m.context.get("catalog") is not None), None)
+    return SetOutcome("mailgear.party", summary=party_unit_level(pilots, catalog))

@@ -1,22 +1,21 @@
 """Typed access to the `mailgear` rule tables in ``tables.toml`` (seed 001)."""
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .._tables import load_tables
-
-# Characters a hand-written name may carry or drop without meaning another thing:
-# 「エリート・コース」「エリートコース」「ｴﾘｰﾄ･ｺｰｽ」 and 「Ａ．Ｇ．Ｓ」「A.G.S」 name the same thing.
-_IGNORED_IN_NAMES = frozenset(" \t\u3000・.．･-‐－_")
-
+from ...core.names import NameKey
+from ..tables_file import load_tables
 
 def name_key(name: str) -> str:
-    """A name as compared: NFKC (full/half width alike), case-folded, without ・ . - or spaces."""
-    text = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(ch for ch in text if ch not in _IGNORED_IN_NAMES)
+    """A name as compared (the tables' ``[name_key]``: width, case, ・ . - and spaces ignored)."""
+    return _names().python(name)
+
+
+@lru_cache(maxsize=1)
+def _names() -> NameKey:
+    return NameKey.from_table(load_tables("mailgear")["name_key"])
 
 
 @dataclass(frozen=True)
@@ -59,6 +58,7 @@ class MailgearTables:
     """The seed's fixed tables, indexed the way the engine, schemas and sheets need them."""
 
     def __init__(self, raw: dict[str, Any]) -> None:
+        self.names = NameKey.from_table(raw["name_key"])
         self.raw = raw
         self.stat_ids: tuple[str, ...] = tuple(raw["stats"])
         self.stat_labels = {k: v["label"] for k, v in raw["stats"].items()}

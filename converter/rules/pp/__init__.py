@@ -4,12 +4,14 @@ from __future__ import annotations
 from .engine import (attribute_cost, combat_boost_cost, dice_pool, price_character, skill_cost,
                      specialization_cost)
 from .schema import FORMAT, build_schema
-from .skills import SkillDef, SkillList, SkillListError, load_skill_list, skill_list
+from .skills import SkillDef, SkillList, SkillListError, parse_skill_list, skill_list
 from .tables import tables
 
-__all__ = ["FORMAT", "LABEL", "SkillDef", "SkillList", "SkillListError", "attribute_cost",
-           "build_schema", "combat_boost_cost", "dice_pool", "load_skill_list", "price",
+__all__ = ["CONTEXT", "FORMAT", "LABEL", "SET_CHECKS", "evaluate", "SkillDef", "SkillList", "SkillListError", "attribute_cost",
+           "build_schema", "combat_boost_cost", "dice_pool", "parse_skill_list",
            "price_character", "skill_cost", "skill_list", "specialization_cost", "tables"]
 
-price = price_character
+evaluate = price_character
 LABEL = tables().raw["label"]
+CONTEXT = ("skills",)
+SET_CHECKS = ()

@@ -6,12 +6,11 @@ price yields a finding and is skipped, so a schema error never hides the other f
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
-from ...findings import Severity, pointer
-from ..options import resolve_options
-from ..pricing import Pricing
+from ...core.pointers import pointer
+from ..options import evaluates
+from ...core.evaluation import Evaluation, Roll
 from .machine import as_int, as_list, check_machine, machine_derived
 from .skills import SkillDef, SkillList, attribute_id, name_key, parse_entry, skill_list
 from .tables import ATTRIBUTE_IDS, Ladder, PpTables, tables
@@ -62,16 +61,16 @@ def dice_pool(dice: int | None, bonus: int) -> str:
 
 # --- the engine ----------------------------------------------------------------------------------
 
-def price_character(doc: Mapping[str, Any], options: Mapping[str, str] | None = None, *,
-                    skills: Iterable[SkillDef] | SkillList | None = None) -> Pricing:
+@evaluates("pp")
+def price_character(doc: Mapping[str, Any], opts: Mapping[str, str], *,
+                    skills: Iterable[SkillDef] | SkillList | None = None) -> Evaluation:
     """Price a character: one cost line per priced item, derived values, and rule findings.
 
     ``skills`` is a group's own skill list (e.g. from ``--skills FILE``); it adds to the seed's
     skills and to the sheet's own ``skill_list``.
     """
-    opts = resolve_options("pp", options)
     t = tables()
-    out = Pricing(declared=as_int(doc.get("declared_total")))
+    out = Evaluation(declared=as_int(doc.get("declared_total")))
     out.budget = _budget(doc, t, out)
 
     known = skill_list(_sheet_skill_list(doc, out), skills or ())
@@ -86,14 +85,15 @@ def price_character(doc: Mapping[str, Any], options: Mapping[str, str] | None = 
     machine = doc.get("machine")
     if isinstance(machine, Mapping):
         out.findings.extend(check_machine(machine, t))
-        out.derived.update(machine_derived(machine, levels, t))
+        for d in machine_derived(machine, levels, t):
+            out.derived[d.pointer] = d
         _unit_initiative(machine, t, terms, out)
 
     _totals(out)
     return out
 
 
-def _budget(doc: Mapping[str, Any], t: PpTables, out: Pricing) -> int | None:
+def _budget(doc: Mapping[str, Any], t: PpTables, out: Evaluation) -> int | None:
     """総ＰＰ: the sheet's, else the seed's general 50."""
     if doc.get("budget") is None:
         return t.default_budget
@@ -101,11 +101,6 @@ def _budget(doc: Mapping[str, Any], t: PpTables, out: Pricing) -> int | None:
     if budget is None:
         out.find("PP_VALUE_NOT_INTEGER", "/budget", label="総ＰＰ", value=doc.get("budget"))
     return budget
-
-
-def _escalate(out: Pricing, severity: Severity) -> None:
-    """Give the finding just made another severity (a rules option's stricter reading)."""
-    out.findings[-1] = replace(out.findings[-1], severity=severity)
 
 
 def _ladder_text(terms: list[int], what: str) -> str:
@@ -116,7 +111,7 @@ def _ladder_text(terms: list[int], what: str) -> str:
 
 # --- ■能力値 -------------------------------------------------------------------------------------
 
-def _price_attributes(doc, t: PpTables, opts, out: Pricing) -> dict[str, int]:
+def _price_attributes(doc, t: PpTables, opts, out: Evaluation) -> dict[str, int]:
     """Each attribute from 1: the new value per point; 0 refunds 1 (warning). Valid values out."""
     raw = doc.get("attributes") if isinstance(doc.get("attributes"), Mapping) else {}
     lad: Ladder = t.attribute_ladder
@@ -127,23 +122,22 @@ def _price_attributes(doc, t: PpTables, opts, out: Pricing) -> dict[str, int]:
         value = as_int(raw.get(aid, lad.start))  # absent: the start value (the schema reports it)
         if value is None:
             out.find("PP_VALUE_NOT_INTEGER", where, label=label, value=raw.get(aid))
-            out.complete = False
+            out.skip(where)
             continue
         if value < lad.minimum:
             out.find("PP_ATTRIBUTE_BELOW_MINIMUM", where, label=label, value=value, min=lad.minimum)
-            out.complete = False
+            out.skip(where)
             continue
         if value > lad.maximum:
             out.find("PP_ATTRIBUTE_MAX", where, label=label, value=value, max=lad.maximum)
         if value < lad.start:
-            out.find("PP_ATTRIBUTE_ZERO", where, label=label, value=value,
+            out.find("PP_ATTRIBUTE_ZERO", where, label=label, value=value,  # option attribute_zero
                      refund=-sum(ladder_terms(lad.start, value, lad.per)))
-            if opts["attribute_zero"] == "forbid":
-                _escalate(out, Severity.ERROR)
         valid[aid] = value
         meaning = t.attribute_meanings.get(value)
-        out.derived[f"/derived/attributes/{aid}/meaning"] = meaning
-        out.derived[f"/derived/attributes/{aid}/dice"] = value  # 能力値と同じ数だけのダイス
+        out.derive(f"/derived/attributes/{aid}/meaning", f"{label}の意味", meaning)
+        # 能力値と同じ数だけのダイス
+        out.derive(f"/derived/attributes/{aid}/dice", f"{label}のダイス", value, Roll(value, 10))
         terms = ladder_terms(lad.start, value, lad.per)
         if terms:
             out.add(where, f"{label}{lad.start}→{value}（{meaning or '表外'}）",
@@ -153,7 +147,7 @@ def _price_attributes(doc, t: PpTables, opts, out: Pricing) -> dict[str, int]:
 
 # --- ■技能 ---------------------------------------------------------------------------------------
 
-def _sheet_skill_list(doc, out: Pricing) -> list[SkillDef]:
+def _sheet_skill_list(doc, out: Evaluation) -> list[SkillDef]:
     """The group's list written on the sheet itself (``skill_list``)."""
     defs = []
     for i, raw in enumerate(as_list(doc.get("skill_list"))):
@@ -165,7 +159,7 @@ def _sheet_skill_list(doc, out: Pricing) -> list[SkillDef]:
 
 
 def _price_skills(doc, t: PpTables, opts, known: SkillList, attrs: Mapping[str, int],
-                  out: Pricing) -> dict[str, int]:
+                  out: Evaluation) -> dict[str, int]:
     """Each skill from 0 at twice the new level, then its specializations. Levels by id out."""
     lad = t.skill_ladder
     levels: dict[str, int] = {}
@@ -173,14 +167,12 @@ def _price_skills(doc, t: PpTables, opts, known: SkillList, attrs: Mapping[str, 
     for i, s in enumerate(as_list(doc.get("skills"))):
         where = pointer("skills", i)
         if not isinstance(s, Mapping) or not isinstance(s.get("name"), str):
-            out.complete = False  # the schema says what is wrong with it
+            out.skip(where)  # the schema says what is wrong with it
             continue
         name = s["name"]
         d = known.resolve(name)
         if d is None:
-            out.find("PP_SKILL_UNKNOWN", where + "/name", name=name)
-            if opts["unknown_skills"] == "reject":
-                _escalate(out, Severity.ERROR)
+            out.find("PP_SKILL_UNKNOWN", where + "/name", name=name)  # option unknown_skills
         label = d.label if d else name.strip()
         key = (d.id or name_key(d.label)) if d else name_key(name)
         if key in seen:
@@ -190,11 +182,11 @@ def _price_skills(doc, t: PpTables, opts, known: SkillList, attrs: Mapping[str, 
         level = as_int(s.get("level", lad.start))
         if level is None:
             out.find("PP_VALUE_NOT_INTEGER", where + "/level", label=f"〈{label}〉", value=s.get("level"))
-            out.complete = False
+            out.skip(where + "/level")
             continue
         if level < lad.start:
             out.find("PP_SKILL_BELOW_ZERO", where + "/level", name=label, value=level)
-            out.complete = False
+            out.skip(where + "/level")
             continue
         if level > lad.maximum:
             out.find("PP_SKILL_MAX", where + "/level", name=label, value=level, max=lad.maximum)
@@ -209,16 +201,21 @@ def _price_skills(doc, t: PpTables, opts, known: SkillList, attrs: Mapping[str, 
         attribute = _skill_attribute(s, d, where, out)
         dice = attrs.get(attribute) if attribute else None
         at = f"/derived/skills/{i}"
-        out.derived.update({f"{at}/id": d.id if d else None, f"{at}/label": label,
-                            f"{at}/meaning": meaning, f"{at}/attribute": attribute,
-                            f"{at}/dice": dice, f"{at}/bonus": level,
-                            f"{at}/pool": dice_pool(dice, level)})
+        skill = f"〈{label}〉"
+        out.derive(f"{at}/id", f"{skill}の技能ID", d.id if d else None)
+        out.derive(f"{at}/label", f"{skill}の技能名", label)
+        out.derive(f"{at}/meaning", f"{skill}の意味", meaning)
+        out.derive(f"{at}/attribute", f"{skill}の能力値", attribute)
+        out.derive(f"{at}/dice", f"{skill}のダイス数", dice)
+        out.derive(f"{at}/bonus", f"{skill}の各ダイスへの修正", level)
+        out.derive(f"{at}/pool", f"{skill}の判定", dice_pool(dice, level),
+                   None if dice is None else Roll(dice, 10, 0, level))
         _price_specializations(s, d, label, level, dice, t, opts, where, at, out)
     return levels
 
 
 def _skill_attribute(s: Mapping[str, Any], d: SkillDef | None, where: str,
-                     out: Pricing) -> str | None:
+                     out: Evaluation) -> str | None:
     """The attribute giving the dice: the sheet's choice, else the list's."""
     chosen = s.get("attribute")
     if chosen is None:
@@ -231,7 +228,7 @@ def _skill_attribute(s: Mapping[str, Any], d: SkillDef | None, where: str,
 
 
 def _price_specializations(s, d: SkillDef | None, label: str, level: int, dice: int | None,
-                           t: PpTables, opts, where: str, derived_at: str, out: Pricing) -> None:
+                           t: PpTables, opts, where: str, derived_at: str, out: Evaluation) -> None:
     """＊技能の専門化: a sub-category above the skill's level, the new level per level."""
     lad = t.specialization_ladder
     seen: set[str] = set()
@@ -239,15 +236,13 @@ def _price_specializations(s, d: SkillDef | None, label: str, level: int, dice: 
     for j, sp in enumerate(as_list(s.get("specializations"))):
         spw = f"{where}/specializations/{j}"
         if not isinstance(sp, Mapping) or not isinstance(sp.get("name"), str):
-            out.complete = False
+            out.skip(spw)
             continue
         sname = sp["name"].strip()
         known = d.specialization(sname) if d else None
         if d is not None and known is None:
             out.find("PP_SPECIALIZATION_UNKNOWN", spw + "/name", skill=label, name=sname,
-                     choices=[x.label for x in d.specializations] or ["—"])
-            if opts["unknown_skills"] == "reject":
-                _escalate(out, Severity.ERROR)
+                     choices=[x.label for x in d.specializations] or ["—"])  # option unknown_skills
         sname = known.label if known else sname
         if name_key(sname) in seen:
             out.find("PP_SPECIALIZATION_DUPLICATE", spw + "/name", skill=label, name=sname)
@@ -256,21 +251,24 @@ def _price_specializations(s, d: SkillDef | None, label: str, level: int, dice: 
         if slevel is None:
             out.find("PP_VALUE_NOT_INTEGER", spw + "/level", label=f"〈{label}〉（{sname}）",
                      value=sp.get("level"))
-            out.complete = False
+            out.skip(spw + "/level")
             continue
         if slevel > lad.maximum:
             out.find("PP_SPECIALIZATION_MAX", spw + "/level", skill=label, name=sname,
                      value=slevel, max=lad.maximum)
         at = f"{derived_at}/specializations/{j}"
-        out.derived.update({f"{at}/id": known.id if known else None,
-                            f"{at}/bonus": max(slevel, level),
-                            f"{at}/pool": dice_pool(dice, max(slevel, level))})
+        spec_label = f"〈{label}〉（{sname}）"
+        bonus = max(slevel, level)
+        out.derive(f"{at}/id", f"{spec_label}の小分類ID", known.id if known else None)
+        out.derive(f"{at}/bonus", f"{spec_label}の各ダイスへの修正", bonus)
+        out.derive(f"{at}/pool", f"{spec_label}の判定", dice_pool(dice, bonus),
+                   None if dice is None else Roll(dice, 10, 0, bonus))
         if slevel <= level:
             out.find("PP_SPECIALIZATION_NOT_ABOVE", spw + "/level", skill=label, name=sname,
                      value=slevel, level=level)
             continue
         bought += 1
-        if bought > 1 and opts["specializations_per_skill"] == "one":
+        if bought > 1:  # option specializations_per_skill
             out.find("PP_SPECIALIZATION_SECOND", spw, skill=label, name=sname)
         terms = ladder_terms(level, slevel, lad.per)
         out.add(spw + "/level", f"〈{label}〉（{sname}）{level}→{slevel}",
@@ -279,37 +277,36 @@ def _price_specializations(s, d: SkillDef | None, label: str, level: int, dice: 
 
 # --- ■コンバット・ブースト、■特技 -------------------------------------------------------------------
 
-def _price_combat_boost(doc, t: PpTables, opts, out: Pricing) -> None:
+def _price_combat_boost(doc, t: PpTables, opts, out: Evaluation) -> None:
     """Starts at 3; each point more costs 5 PP. Lowering it is not in the rules."""
     start, price = t.combat_boost_start, t.combat_boost_price
     raw = doc.get("combat_boost", start)
     value = as_int(raw)
     if value is None:
         out.find("PP_VALUE_NOT_INTEGER", "/combat_boost", label="コンバット・ブースト", value=raw)
-        out.complete = False
+        out.skip("/combat_boost")
         return
-    out.derived["/derived/combat_boost"] = value
+    out.derive("/derived/combat_boost", "コンバット・ブースト", value)
     if value < start:
         out.find("PP_COMBAT_BOOST_BELOW_START", "/combat_boost", value=value, start=start)
         return
     if value == start:
         return
-    if opts["combat_boost_raise"] == "gm_growth":
-        out.find("PP_COMBAT_BOOST_RAISED", "/combat_boost", value=value, start=start)
+    out.find("PP_COMBAT_BOOST_RAISED", "/combat_boost", value=value, start=start)
     out.add("/combat_boost", f"コンバット・ブースト {start}→{value}",
             f"+{value - start} × {price}", combat_boost_cost(value, t))
 
 
-def _price_feats(doc, t: PpTables, opts, out: Pricing) -> None:
+def _price_feats(doc, t: PpTables, opts, out: Evaluation) -> None:
     """特技 (optional rule): 5 PP each; the seed lists none, so any name goes."""
     feats = as_list(doc.get("feats"))
-    if feats and opts["feats"] == "unused":
+    if feats:  # option feats
         out.find("PP_FEATS_NOT_IN_USE", "/feats", count=len(feats))
     seen: set[str] = set()
     for i, feat in enumerate(feats):
         name = feat.get("name") if isinstance(feat, Mapping) else None
         if not isinstance(name, str):
-            out.complete = False  # the schema says what is wrong with it
+            out.skip(pointer("feats", i))  # the schema says what is wrong with it
             continue
         if name_key(name) in seen:
             out.find("PP_FEAT_DUPLICATE", pointer("feats", i, "name"), name=name)
@@ -319,7 +316,7 @@ def _price_feats(doc, t: PpTables, opts, out: Pricing) -> None:
 
 # --- ■イニシアティブ値 ------------------------------------------------------------------------------
 
-def _initiative(t: PpTables, kind: str, terms: Mapping[str, int], key: str, out: Pricing) -> None:
+def _initiative(t: PpTables, kind: str, terms: Mapping[str, int], key: str, out: Evaluation) -> None:
     """An initiative value from the tables' terms; a skill not taken counts 0; an invalid
     attribute or machine figure leaves it out."""
     total = 0
@@ -330,11 +327,11 @@ def _initiative(t: PpTables, kind: str, terms: Mapping[str, int], key: str, out:
             continue
         else:
             return
-    out.derived[key] = total
+    out.derive(key, t.initiative_labels[kind], total)
 
 
 def _unit_initiative(machine: Mapping[str, Any], t: PpTables, terms: Mapping[str, int],
-                     out: Pricing) -> None:
+                     out: Evaluation) -> None:
     """ユニット戦闘: with the machine's スピード and メインシステム修正; once per alternative speed
     (「イニシアティブ値が変化する可能性のある機体は、その条件を併記の上それぞれの値を記入」)."""
     figures = {}
@@ -352,7 +349,7 @@ def _unit_initiative(machine: Mapping[str, Any], t: PpTables, terms: Mapping[str
 
 # --- totals -------------------------------------------------------------------------------------
 
-def _totals(out: Pricing) -> None:
+def _totals(out: Evaluation) -> None:
     if out.budget is not None:
         if out.total > out.budget:
             out.find("PP_OVER_BUDGET", "/budget", total=out.total, budget=out.budget,

@@ -7,10 +7,12 @@ import json
 import math
 from typing import Any, Iterator, Mapping
 
-from ...findings import Finding, pointer
+from ...core.evaluation import Derived
+from ...core.findings import Finding
+from ...core.pointers import pointer
 from .skills import name_key
 from .tables import Field, PpTables
-from ..values import as_int, as_list
+from ...core.coerce import as_int, as_list
 
 _EXPECTED = {"integer": "整数", "number": "数値", "boolean": "true/false", "string": "文字列",
              "pair": "２つの整数", "enum": "選択肢の１つ", "enum_list": "選択肢のリスト"}
@@ -107,10 +109,10 @@ def _spelling(table: str, value: Any, t: PpTables) -> str | None:
 
 
 def machine_derived(machine: Mapping[str, Any], skill_levels: Mapping[str, int],
-                    t: PpTables) -> dict[str, Any]:
+                    t: PpTables) -> list[Derived]:
     """What the machine sheet shows beside its figures: damage gauges per weapon, a melee
     weapon's evasion target, the explosion's penetration."""
-    out: dict[str, Any] = {}
+    out: list[Derived] = []
     workability = as_int(machine.get("workability"))
     for i, w in enumerate(as_list(machine.get("weapons"))):
         if not isinstance(w, Mapping):
@@ -119,18 +121,25 @@ def machine_derived(machine: Mapping[str, Any], skill_levels: Mapping[str, int],
         dc = t.damage_classes.get(w.get("damage"))  # type: ignore[arg-type]
         if dc is not None:
             # ④ダメージ決定: Ｌ１個、Ｍ２個、Ｓ５個、Ｄ１０個
-            out[f"{at}/gauges"] = dc.gauges
+            out.append(Derived(f"{at}/gauges", f"{_name(w, i)}: ダメージゲージ", dc.gauges))
         base = as_int(w.get("evasion_target"))
         if base is None:
             continue
         if w.get("melee") is True:
             # ②回避判定: 格闘兵器なら「操縦者の＜機動格闘＞」＋「機体の作業性」＋「武器の回避目標値」
             if workability is not None:
-                out[f"{at}/evasion_target"] = skill_levels.get("mobile_melee", 0) + workability + base
+                out.append(Derived(f"{at}/evasion_target", f"{_name(w, i)}: 回避目標値",
+                                   skill_levels.get("mobile_melee", 0) + workability + base))
         else:
-            out[f"{at}/evasion_target"] = base
+            out.append(Derived(f"{at}/evasion_target", f"{_name(w, i)}: 回避目標値", base))
     weight = machine.get("weight")
     if isinstance(weight, (int, float)) and not isinstance(weight, bool) and weight >= 0:
         # ■機体の破壊: 「機体重量（トン数、端数切り上げ）＋１Ｄ１０」を貫通力としたダメージ
-        out["/derived/machine/explosion_penetration"] = f"{math.ceil(weight)}+{t.raw['explosion']['dice']}"
+        out.append(Derived("/derived/machine/explosion_penetration", "機体の破壊: 貫通力",
+                           f"{math.ceil(weight)}+{t.raw['explosion']['dice']}"))
     return out
+
+
+def _name(weapon: Mapping[str, Any], index: int) -> str:
+    name = weapon.get("name")
+    return name if isinstance(name, str) and name else f"武器{index + 1}"

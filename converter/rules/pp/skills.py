@@ -11,16 +11,16 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-import unicodedata
 from dataclasses import dataclass, replace
-from pathlib import Path
+from functools import lru_cache
 from typing import Any, Iterable, Iterator, Mapping
 
-from ...errors import InputError
+from ...core.errors import InputError
+from ...core.names import NameKey
+from ..tables_file import load_tables
 from .tables import PpTables, tables
 
 ENTRY_KEYS = ("name", "synonyms", "specializations", "attribute", "notes")
-_BRACKETS = "〈〉<>《》【】[]「」『』"
 _SPEC_SPLIT = re.compile(r"[,、，]")
 
 
@@ -29,12 +29,14 @@ class SkillListError(InputError):
 
 
 def name_key(name: str) -> str:
-    """The form two spellings of one name share: NFKC (全角/半角), no brackets, no spaces.
+    """The form two spellings of one name share (the tables' ``[name_key]``: NFKC, no brackets,
+    no spaces), so 〈知識／戦術〉, ＜知識/戦術＞ and 知識/戦術 are one skill."""
+    return _names().python(name)
 
-    So 〈知識／戦術〉, ＜知識/戦術＞ and 知識/戦術 are one skill.
-    """
-    text = unicodedata.normalize("NFKC", name)
-    return "".join(ch for ch in text if ch not in _BRACKETS and not ch.isspace())
+
+@lru_cache(maxsize=1)
+def _names() -> NameKey:
+    return NameKey.from_table(load_tables("pp")["name_key"])
 
 
 @dataclass(frozen=True)
@@ -257,10 +259,7 @@ def _json_entry_lines(text: str, wrapped: bool) -> list[int]:
 _PARSERS = {".json": parse_json, ".toml": parse_toml}
 
 
-def load_skill_list(path: str | Path) -> list[SkillDef]:
-    """A group's skill list from a .json, .toml or text file (any other suffix is text)."""
-    from ...documents import read_input_text
-
-    p = Path(path)
-    text = read_input_text(p, SkillListError)
-    return _PARSERS.get(p.suffix.lower(), parse_text)(text, str(p))
+def parse_skill_list(text: str, source: str, suffix: str = "") -> list[SkillDef]:
+    """A group's skill list from the text of a .json, .toml or text file (by ``suffix``; any
+    other is text). Errors name ``source`` and the line."""
+    return _PARSERS.get(suffix.lower(), parse_text)(text, source)

@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .._tables import load_tables
+from ...core.names import NameKey
+from ..tables_file import load_tables
 
 ATTRIBUTE_IDS = ("body", "reflex", "sense", "mind", "social")
 
@@ -65,6 +66,7 @@ class PpTables:
     """The seed's tables, indexed the way the engine, schema and sheets need them."""
 
     def __init__(self, raw: dict[str, Any]) -> None:
+        self.names = NameKey.from_table(raw["name_key"])
         self.raw = raw
         self.default_budget: int = raw["budget"]["default"]
         a, s, sp = raw["attribute_rules"], raw["skill_rules"], raw["specialization_rules"]
@@ -83,6 +85,7 @@ class PpTables:
         self.combat_boost_price: int = raw["combat_boost"]["price"]
         self.feat_price: int = raw["feats"]["price"]
         self.initiative: dict[str, Any] = raw["initiative"]
+        self.initiative_labels: dict[str, str] = raw["initiative"]["labels"]
         self.machine_fields = [_field(f) for f in raw["machine_fields"]]
         self.weapon_fields = [_field(f) for f in raw["weapon_fields"]]
         self.damage_classes = {d["id"]: DamageClass(d["id"], d["label"], d["gauges"],

@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from .engine import effective_accuracy, effective_damage, price_unit, transformation_cost
 from .schema import FORMAT, build_schema
-from .sets import check_transformation_sets
+from .sets import check_transformation_sets, transformation_sets
 from .tables import tables
 
-__all__ = ["FORMAT", "build_schema", "check_transformation_sets", "effective_accuracy",
-           "effective_damage", "price_unit", "tables", "transformation_cost"]
+__all__ = ["CONTEXT", "FORMAT", "LABEL", "SET_CHECKS", "build_schema", "check_transformation_sets",
+           "effective_accuracy", "effective_damage", "evaluate", "price_unit", "tables",
+           "transformation_cost"]
 
-price = price_unit
+evaluate = price_unit
 LABEL = tables().raw["label"]
+CONTEXT: tuple[str, ...] = ()
+SET_CHECKS = (transformation_sets,)

@@ -10,11 +10,11 @@ import json
 from fractions import Fraction
 from typing import Any, Mapping
 
-from ...findings import Severity, pointer
-from ..options import resolve_options
-from ..pricing import Pricing, round_half_up
+from ...core.pointers import pointer
+from ..options import evaluates
+from ...core.evaluation import Evaluation, Roll, round_half_up
 from .tables import STAT_IDS, TERRAINS, UpTables, neighbours, tables
-from ..values import as_int as _int
+from ...core.coerce import as_int as _int
 
 # Fields a 撃ち分け variant is compared on; each differing field is one changed place.
 # 気力制限 toggling is not a change (seed 000, 撃ち分け); all MAP changes count as one.
@@ -32,7 +32,7 @@ def _key(value: Any) -> Any:
     return value
 
 
-def _items(container: Mapping[str, Any], key: str, out: Pricing, at: str = "") -> list[Any]:
+def _items(container: Mapping[str, Any], key: str, out: Evaluation, at: str = "") -> list[Any]:
     """The list at ``container[key]`` (empty when absent); anything else is UP_ITEM_MALFORMED."""
     value = container.get(key)
     if value is None or value == "":
@@ -43,10 +43,10 @@ def _items(container: Mapping[str, Any], key: str, out: Pricing, at: str = "") -
     return value
 
 
-def _malformed(where: str, field: str, expected: str, value: Any, out: Pricing) -> None:
+def _malformed(where: str, field: str, expected: str, value: Any, out: Evaluation) -> None:
     out.find("UP_ITEM_MALFORMED", where, field=field, expected=expected,
              value=json.dumps(value, ensure_ascii=False, default=str)[:40])
-    out.complete = False
+    out.skip(where)
 
 
 def _decimal(value: Fraction) -> int | float:
@@ -58,15 +58,15 @@ def _pct(p: int | Fraction) -> str:
     return f"{'+' if p >= 0 else '−'}{abs(p)}%"
 
 
-def price_unit(doc: Mapping[str, Any], options: Mapping[str, str] | None = None) -> Pricing:
+@evaluates("up")
+def price_unit(doc: Mapping[str, Any], opts: Mapping[str, str]) -> Evaluation:
     """Price a unit: one cost line per priced item, derived values, and rule findings."""
-    opts = resolve_options("up", options)
     t = tables()
-    out = Pricing(budget=_int(doc.get("budget")), declared=_int(doc.get("declared_total")))
+    out = Evaluation(budget=_int(doc.get("budget")), declared=_int(doc.get("declared_total")))
     size = t.sizes.get(_key(doc.get("size")))
     if size is None:
         out.find("UP_SIZE_UNKNOWN", "/size", value=doc.get("size"), choices=list(t.sizes))
-        out.complete = False
+        out.skip("/size")
         return out
     out.add("/size", f"サイズ {size.label}", "基本ＵＰ", size.base_up)
 
@@ -83,7 +83,7 @@ def price_unit(doc: Mapping[str, Any], options: Mapping[str, str] | None = None)
                  over=out.total - out.budget)
     if out.declared is not None and out.declared != out.total and out.complete:
         out.find("UP_TOTAL_MISMATCH", "/declared_total", declared=out.declared, computed=out.total)
-    out.derived["/weapons_total"] = weapons_total
+    out.derive("/weapons_total", "武器ＵＰ合計", weapons_total)
     return out
 
 
@@ -99,7 +99,7 @@ def stat_raise_cost(stat: str, rule, raise_by: int, start: int = 0) -> int:
     return (raise_by // rule.step) * rule.price
 
 
-def _price_stats(doc, size, t: UpTables, opts, out: Pricing) -> None:
+def _price_stats(doc, size, t: UpTables, opts, out: Evaluation) -> None:
     stats = doc.get("stats") if isinstance(doc.get("stats"), Mapping) else {}
     for sid in STAT_IDS:
         rule = size.stats[sid]
@@ -108,7 +108,7 @@ def _price_stats(doc, size, t: UpTables, opts, out: Pricing) -> None:
         label = t.stat_labels[sid]
         if value is None:
             out.find("UP_VALUE_NOT_INTEGER", where, label=label, value=stats.get(sid))
-            out.complete = False
+            out.skip(where)
             continue
         raised = value - rule.base
         if raised < 0:
@@ -122,16 +122,13 @@ def _price_stats(doc, size, t: UpTables, opts, out: Pricing) -> None:
                      step=rule.step, size=size.label,
                      hint=[rule.base + (raised // rule.step) * rule.step,
                            rule.base + (raised // rule.step + 1) * rule.step])
-            out.complete = False
+            out.skip(where)
             continue
         if rule.max_raise is not None and raised > rule.max_raise:
             out.find("UP_STAT_MAX", where, label=label, value=value, base=rule.base,
                      max=rule.base + rule.max_raise, max_raise=rule.max_raise, size=size.label)
         if sid == "move" and raised > len(t.raw["move_pricing"]["multipliers"]):
-            forbid = opts["move_beyond_two"] == "forbid"
-            f = out.find("UP_MOVE_BEYOND_TWO", where, value=value, raise_by=raised)
-            if forbid:
-                out.findings[-1] = type(f)(f.code, f.pointer, f.params, severity=Severity.ERROR)
+            out.find("UP_MOVE_BEYOND_TWO", where, value=value, raise_by=raised)  # option move_beyond_two
         cost = stat_raise_cost(sid, rule, raised)
         if sid == "move":
             rule_text = f"+{raised}: " + " + ".join(str(rule.price * 2 ** i) for i in range(raised))
@@ -140,7 +137,7 @@ def _price_stats(doc, size, t: UpTables, opts, out: Pricing) -> None:
         out.add(where, f"{label} {rule.base}→{value}", rule_text, cost)
 
 
-def _price_movement(doc, size, t: UpTables, out: Pricing) -> None:
+def _price_movement(doc, size, t: UpTables, out: Evaluation) -> None:
     movement = doc.get("movement")
     if not isinstance(movement, list) or not movement:
         out.find("UP_MOVEMENT_EMPTY", "/movement")
@@ -187,7 +184,7 @@ def terrain_step_cost(start: str, end: str, t: UpTables) -> int | None:
     return cost
 
 
-def _price_terrain(doc, t: UpTables, opts, out: Pricing) -> None:
+def _price_terrain(doc, t: UpTables, opts, out: Evaluation) -> None:
     terrain = doc.get("terrain")
     if not terrain:
         return
@@ -201,7 +198,7 @@ def _price_terrain(doc, t: UpTables, opts, out: Pricing) -> None:
         where = pointer("terrain", key)
         if grade not in t.terrain_grades:
             out.find("UP_TERRAIN_GRADE", where, value=grade, choices=t.terrain_grades)
-            out.complete = False
+            out.skip(where)
             continue
         if grade == base[key]:
             continue
@@ -216,7 +213,7 @@ def _price_terrain(doc, t: UpTables, opts, out: Pricing) -> None:
                 cost)
 
 
-def _morale_percent(morale: Any, where: str, t: UpTables, out: Pricing) -> int:
+def _morale_percent(morale: Any, where: str, t: UpTables, out: Evaluation) -> int:
     morale = _key(morale)
     if morale in (None, ""):
         return 0
@@ -227,7 +224,7 @@ def _morale_percent(morale: Any, where: str, t: UpTables, out: Pricing) -> int:
     return t.morale[morale]["percent"]
 
 
-def _price_morale_boosts(doc, size, t: UpTables, out: Pricing) -> None:
+def _price_morale_boosts(doc, size, t: UpTables, out: Evaluation) -> None:
     stats = doc.get("stats") if isinstance(doc.get("stats"), Mapping) else {}
     floor = t.raw["ability_rules"]["percent_floor"]
     for i, boost in enumerate(_items(doc, "morale_boosts", out)):
@@ -242,14 +239,14 @@ def _price_morale_boosts(doc, size, t: UpTables, out: Pricing) -> None:
         for field in bad:
             out.find("UP_BOOST_INVALID", where + field, stat=sid, value=boost.get("raise"))
         if bad:
-            out.complete = False
+            out.skip(where)
             continue
         rule = size.stats[sid]
         if amount % rule.step:
             out.find("UP_STAT_STEP", where + "/raise", label=t.stat_labels[sid], value=amount,
                      base=0, step=rule.step, size=size.label,
                      hint=[amount // rule.step * rule.step, (amount // rule.step + 1) * rule.step])
-            out.complete = False
+            out.skip(where)
             continue
         current = _int(stats.get(sid, rule.base)) or rule.base
         already = max(0, current - rule.base)
@@ -341,7 +338,7 @@ def _terrain_percents(base: Mapping[str, str], final: Mapping[str, str], t: UpTa
     return out
 
 
-def _weapon_terrain_percent(w, movement, t: UpTables, where: str, out: Pricing, wp: WeaponPrice):
+def _weapon_terrain_percent(w, movement, t: UpTables, where: str, out: Evaluation, wp: WeaponPrice):
     final = w.get("terrain") or {}
     if not isinstance(final, Mapping):
         _malformed(f"{where}/terrain", "terrain", "{…}", final, out)
@@ -369,7 +366,7 @@ def default_post_move(w: Mapping[str, Any], t: UpTables) -> bool | None:
 
 
 def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
-                 opts: Mapping[str, str], where: str, out: Pricing) -> WeaponPrice:
+                 opts: Mapping[str, str], where: str, out: Evaluation) -> WeaponPrice:
     """A weapon's full cost (before any 撃ち分け fraction)."""
     wp = WeaponPrice()
     kind = _key(w.get("kind"))
@@ -493,7 +490,7 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
     return wp
 
 
-def _price_usage(usage, w, unit, t: UpTables, opts, where: str, out: Pricing, wp: WeaponPrice) -> None:
+def _price_usage(usage, w, unit, t: UpTables, opts, where: str, out: Evaluation, wp: WeaponPrice) -> None:
     kind = _key(usage.get("type"))
     amount = _int(usage.get("amount"))
     if kind not in t.usage_types:
@@ -531,7 +528,7 @@ def _price_usage(usage, w, unit, t: UpTables, opts, where: str, out: Pricing, wp
         wp.ok = False
 
 
-def _infer_reduction(w, unit, row, t: UpTables, opts, where: str, out: Pricing) -> str:
+def _infer_reduction(w, unit, row, t: UpTables, opts, where: str, out: Evaluation) -> str:
     """A legacy sheet that does not say −UP or −%: keep the one matching its written cost.
 
     Each choice is priced on the weapon's own unit (its movement sets the weapon's terrain base).
@@ -544,7 +541,7 @@ def _infer_reduction(w, unit, row, t: UpTables, opts, where: str, out: Pricing) 
         trial = dict(w)
         trial["usage"] = {**w["usage"], "reduction": choice}
         trial.pop("variant_of", None)
-        probe = Pricing()
+        probe = Evaluation()
         cost, _, _ = price_weapon(trial, unit, t, opts, where, probe).cost(
             t.raw["effects_rules"]["percent_floor"])
         if declared is not None and cost == declared:
@@ -556,7 +553,7 @@ def _infer_reduction(w, unit, row, t: UpTables, opts, where: str, out: Pricing) 
     return choice
 
 
-def _price_effect(eff, kind: str, t: UpTables, where: str, seen: set[str], out: Pricing,
+def _price_effect(eff, kind: str, t: UpTables, where: str, seen: set[str], out: Evaluation,
                   wp: WeaponPrice) -> None:
     at_id = where + "/id" if isinstance(eff, Mapping) else where  # where the schema reports it
     eff = eff if isinstance(eff, Mapping) else {"id": eff}  # "snipe" for {"id": "snipe"}
@@ -638,7 +635,7 @@ def _norm(value: Any) -> Any:
     return value
 
 
-def _price_weapons(doc, t: UpTables, opts, out: Pricing) -> int:
+def _price_weapons(doc, t: UpTables, opts, out: Evaluation) -> int:
     weapons = _items(doc, "weapons", out)
     floor = t.raw["effects_rules"]["percent_floor"]
     full: dict[int, int] = {}
@@ -659,7 +656,13 @@ def _price_weapons(doc, t: UpTables, opts, out: Pricing) -> int:
         prices[i] = wp
         full[i] = wp.cost(floor)[0]
         if not wp.ok:
-            out.complete = False
+            out.skip(where)
+
+    for i, w in enumerate(weapons):  # as the sheet counts them, whether or not the pair is valid
+        j = names.get(_key(w.get("variant_of"))) if isinstance(w, Mapping) and w.get("variant_of") else None
+        if j is not None and j != i and isinstance(weapons[j], Mapping):
+            out.derive(pointer("weapons", i, "variant_changes"), f"{w.get('name', '')}: 撃ち分けの変更箇所",
+                       variant_changes(w, weapons[j], t))
 
     total = 0
     budget = _int(doc.get("budget"))
@@ -695,11 +698,9 @@ def _price_weapons(doc, t: UpTables, opts, out: Pricing) -> int:
                     cost = round_half_up(Fraction(larger * num, den))
                     rule = (f"撃ち分け（{base_name}から{changes}箇所変更）: "
                             f"max({full[i]}, {full[j]}) × {num}/{den}")
-        if budget and cost * t.raw["weapon_cap"]["budget_divisor"] > budget and opts["weapon_cap"] != "off":
-            f = out.find("UP_WEAPON_OVER_CAP", where, name=w.get("name", ""), cost=cost,
-                         cap=_decimal(Fraction(budget, t.raw["weapon_cap"]["budget_divisor"])))
-            if opts["weapon_cap"] == "error":
-                out.findings[-1] = type(f)(f.code, f.pointer, f.params, severity=Severity.ERROR)
+        if budget and cost * t.raw["weapon_cap"]["budget_divisor"] > budget:  # option weapon_cap
+            out.find("UP_WEAPON_OVER_CAP", where, name=w.get("name", ""), cost=cost,
+                     cap=_decimal(Fraction(budget, t.raw["weapon_cap"]["budget_divisor"])))
         if cost < 0:  # the seed floors percentages only; a weapon that pays the unit is suspect
             out.find("UP_WEAPON_NEGATIVE", where, name=w.get("name", ""), cost=cost)
         declared = _int(w.get("declared_cost"))
@@ -707,15 +708,25 @@ def _price_weapons(doc, t: UpTables, opts, out: Pricing) -> int:
             out.find("UP_WEAPON_COST_MISMATCH", where + "/declared_cost", name=w.get("name", ""),
                      declared=declared, computed=cost)
         out.add(where, f"武器「{w.get('name', '')}」", rule, cost)
-        out.derived[where + "/effective_damage"] = effective_damage(w, doc, t)
-        out.derived[where + "/effective_accuracy"] = effective_accuracy(w, t)
+        name = w.get("name", "")
+        out.derive(where + "/full_cost", f"{name}: 撃ち分け前のＵＰ", full[i])
+        dice, fixed = damage_parts(w, doc, t)
+        out.derive(where + "/effective_damage", f"{name}: ダメージ", f"{dice}D10+{fixed}",
+                   Roll(dice, 10, fixed))
+        out.derive(where + "/effective_accuracy", f"{name}: 命中修正", effective_accuracy(w, t))
         total += cost
     return total
 
 
 def effective_damage(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables | None = None) -> str:
-    """The damage a weapon deals as the sheet shows it: bought dice and fixed plus attribute and
-    (melee, unless マニュピレータなし) the unit's パワー. Never typed in (RULES-NOTES)."""
+    """The damage a weapon deals as the sheet shows it (``2D10+35``). Never typed in (RULES-NOTES)."""
+    dice, fixed = damage_parts(w, unit, t)
+    return f"{dice}D10+{fixed}"
+
+
+def damage_parts(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables | None = None) -> tuple[int, int]:
+    """(dice, fixed) a weapon deals: bought dice and fixed plus attribute and (melee, unless
+    マニュピレータなし) the unit's パワー."""
     t = t or tables()
     dmg = t.raw["damage"]
     damage = w.get("damage") if isinstance(w.get("damage"), Mapping) else {}
@@ -729,7 +740,7 @@ def effective_damage(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables 
         size = t.sizes.get(_key(unit.get("size")))
         power = _int(stats.get("power", size.stats["power"].base if size else 0)) or 0
         fixed += power
-    return f"{dice}D10+{fixed}"
+    return dice, fixed
 
 
 def effective_accuracy(w: Mapping[str, Any], t: UpTables | None = None) -> int:
@@ -741,7 +752,7 @@ def effective_accuracy(w: Mapping[str, Any], t: UpTables | None = None) -> int:
 
 # --- 特殊能力 -------------------------------------------------------------------------------------
 
-def _price_abilities(doc, size, t: UpTables, out: Pricing) -> None:
+def _price_abilities(doc, size, t: UpTables, out: Evaluation) -> None:
     stats = doc.get("stats") if isinstance(doc.get("stats"), Mapping) else {}
     floor = t.raw["ability_rules"]["percent_floor"]
     for i, ab in enumerate(_items(doc, "abilities", out)):
@@ -750,11 +761,11 @@ def _price_abilities(doc, size, t: UpTables, out: Pricing) -> None:
         spec = t.abilities.get(aid)
         if spec is None:
             out.find("UP_ABILITY_UNKNOWN", where + "/id", value=aid, choices=list(t.abilities))
-            out.complete = False
+            out.skip(where)
             continue
         base = _ability_base(ab, spec, size, stats, t, where, out)
         if base is None:
-            out.complete = False
+            out.skip(where)
             continue
         up, rule = base
         percents: list[tuple[str, int]] = []
@@ -783,7 +794,7 @@ def _price_abilities(doc, size, t: UpTables, out: Pricing) -> None:
 
 
 def _ability_base(ab, spec, size, stats, t: UpTables, where: str,
-                  out: Pricing) -> tuple[Fraction, str] | None:
+                  out: Evaluation) -> tuple[Fraction, str] | None:
     """(UP before percentages, rule text) of one ability, or None after a finding."""
     aid = spec["id"]
     if spec.get("source_work_only"):
@@ -837,7 +848,7 @@ def _ability_base(ab, spec, size, stats, t: UpTables, where: str,
     return None
 
 
-def _stat_bonus(ab, t: UpTables, where: str, out: Pricing) -> tuple[Fraction, str] | None:
+def _stat_bonus(ab, t: UpTables, where: str, out: Evaluation) -> tuple[Fraction, str] | None:
     """能力値ボーナス: 技量/格闘/射撃 8, 10 or 12 per +1 for one, two or all three of them."""
     prices = t.raw["stat_bonus_attack_prices"]
     total = Fraction(0)
@@ -908,37 +919,37 @@ def transformation_cost(own_total: int, others: list[int], changed_places: int |
     return round_half_up(cost), text
 
 
-def _price_transformation(doc, t: UpTables, out: Pricing) -> None:
+def _price_transformation(doc, t: UpTables, out: Evaluation) -> None:
     tr = doc.get("transformation")
     if not tr:
         return
     where = "/transformation"
     if not isinstance(tr, Mapping):
         out.find("UP_TRANSFORM_INVALID", where, value=tr)
-        out.complete = False
+        out.skip(where)
         return
     combination = tr.get("combination", "none") or "none"
     if combination not in t.combinations:
         out.find("UP_TRANSFORM_INVALID", where + "/combination", value=combination)
-        out.complete = False
+        out.skip(where + "/combination")
         return
     others = []
     for k, form in enumerate(tr.get("forms") or []):
         up = _int(form.get("up")) if isinstance(form, Mapping) else None
         if up is None or up < 0:
             out.find("UP_TRANSFORM_INVALID", f"{where}/forms/{k}/up", value=form)
-            out.complete = False
+            out.skip(f"{where}/forms/{k}/up")
             return
         others.append(up)
     if not others and combination != "combined":
         out.find("UP_TRANSFORM_NO_FORMS", where + "/forms")
-        out.complete = False
+        out.skip(where + "/forms")
         return
     changed = tr.get("changed_places")
     top = t.raw["transformation"]["partial"][-1]["max_changes"]
     if changed not in (None, "", 0) and (_int(changed) is None or not 1 <= _int(changed) <= top):
         out.find("UP_TRANSFORM_PARTIAL", where + "/changed_places", value=changed, max=top)
-        out.complete = False
+        out.skip(where + "/changed_places")
         return
     if combination == "combined":
         out.find("UP_TRANSFORM_COMBINED", where + "/combination")

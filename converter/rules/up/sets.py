@@ -7,20 +7,21 @@ own total, that is its computed total without its transformation line.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from ...findings import Finding
-from ..pricing import Pricing
+from ...core.evaluation import Evaluation
+from ...core.findings import Finding
+from ...core.sets import Member, SetOutcome
 
 TRANSFORMATION = "/transformation"
 
 
-def own_total(pricing: Pricing) -> int:
+def own_total(pricing: Evaluation) -> int:
     """A form's total without its transformation cost: the UP the other forms list for it."""
     return pricing.total - sum(line.cost for line in pricing.lines if line.pointer == TRANSFORMATION)
 
 
-def check_transformation_sets(items: list[tuple[dict, Pricing]]) -> list[tuple[int, Finding]]:
+def check_transformation_sets(items: list[tuple[dict, Evaluation]]) -> list[tuple[int, Finding]]:
     """UP_TRANSFORM_SET_MISMATCH for every listed form whose UP differs from its own document.
 
     ``items`` are (document, its pricing) pairs; each finding comes with the index of the document
@@ -66,3 +67,9 @@ def _group(doc: Mapping[str, Any]) -> str | None:
     if isinstance(tr, Mapping) and isinstance(tr.get("group"), str) and tr["group"]:
         return tr["group"]
     return None
+
+
+def transformation_sets(members: Sequence[Member]) -> SetOutcome:
+    """The set check up declares: every transformation set among the units checked together."""
+    found = check_transformation_sets([(m.document, m.evaluation) for m in members])
+    return SetOutcome("up.transformation", found)

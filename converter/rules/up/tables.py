@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .._tables import load_tables
+from ..tables_file import load_tables
 
 STAT_IDS = ("hp", "en", "armor", "power", "mobility", "move")
 TERRAINS = ("air", "land", "sea", "space")

@@ -1,7 +1,7 @@
 """The human text form of a check report: one line per finding, Japanese by default."""
 from __future__ import annotations
 
-from .checking import CheckReport, FileReport
+from .report import CheckReport, FileReport
 
 _WORDS = {
     "ja": {"error": "エラー", "warning": "警告", "info": "情報", "ok": "問題なし",
@@ -43,8 +43,9 @@ def render_text(report: CheckReport, lang: str = "ja") -> str:
     out: list[str] = []
     for fr in report.files:
         out.extend(_file_text(fr, lang))
-    if report.party is not None:
-        out.extend(_party_text(report.party, lang))
+    party = report.sets.get("mailgear.party")
+    if party is not None:
+        out.extend(_party_text(party, lang))
     bad = sum(1 for f in report.files if not f.valid)
     out.append(_WORDS[lang]["summary"].format(n=len(report.files), bad=bad))
     return "\n".join(out) + "\n"

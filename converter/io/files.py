@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, OutputError
+from ..core.errors import InputError, OutputError
 
 
 def read_input_text(path: str | Path, error: type[InputError] = InputError) -> str:

@@ -9,7 +9,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from ..errors import RuleTableError
+from ..core.errors import RuleTableError
 
 
 @lru_cache(maxsize=None)

@@ -39,7 +39,7 @@ def catalog() -> dict[str, CatalogEntry]:
     """Every finding code with its severity and message templates (read once)."""
     raw = tomllib.loads(resources.files(__package__).joinpath("catalog.toml").read_text("utf-8"))
     # Each system may ship its own codes beside its tables (rules/<system>/catalog.toml).
-    rules = resources.files(__package__).joinpath("rules")
+    rules = resources.files("converter.rules")
     for folder in sorted(rules.iterdir(), key=lambda p: p.name):
         extra = folder.joinpath("catalog.toml")
         if folder.is_dir() and extra.is_file():
@@ -111,7 +111,3 @@ def _show(value: Any, lang: str) -> str:
 def has_errors(findings: Iterable[Finding]) -> bool:
     return any(f.level is Severity.ERROR for f in findings)
 
-
-def pointer(*parts: str | int) -> str:
-    """A JSON pointer (RFC 6901) from path parts."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)

@@ -1,0 +1,25 @@
+"""The JSON reader: a document, or a group's catalog (mailgear), from a ``.json`` file."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..core.source import CATALOG, Origin, Source
+from .context import catalog_from
+from .files import load_json_document
+
+SUFFIXES = (".json",)
+
+
+def read(path: Path) -> Source:
+    """The file as a Source; InputError (an unreadable Source) when it is no JSON object."""
+    data = load_json_document(path)
+    if is_catalog(data):
+        return Source(str(path), Origin("json"), CATALOG,
+                      context={"catalog": catalog_from(data, source=str(path))})
+    return Source(str(path), Origin("json"), document=data)
+
+
+def is_catalog(data: Mapping[str, Any]) -> bool:
+    """A group's catalog (mailgear), not a document: it has ``catalog`` and no ``system``."""
+    return "catalog" in data and "system" not in data

@@ -1,0 +1,56 @@
+"""The reader registry: which reader takes a file, folders searched for inputs.
+
+Each reader is a module with ``SUFFIXES`` and ``read(path) -> Source``; adding a reader (a legacy
+profile) adds a line to :data:`READERS` and touches nothing else. A file no reader can read
+becomes an unreadable Source, so one bad file never stops a folder.
+"""
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..core.errors import InputError
+from ..core.source import Source, unreadable
+
+#: reader module → the suffixes it takes (lower case)
+READERS = {"converter.io.json_files": (".json",), "converter.io.workbooks": (".xlsx", ".xlsm")}
+INPUT_SUFFIXES = tuple(s for suffixes in READERS.values() for s in suffixes)
+# Folders of known-bad examples: skipped when a parent folder is searched, checked when named.
+SKIPPED_FOLDERS = ("broken",)
+
+
+def read_source(path: str | Path) -> Source:
+    """The Source of one file, read by the reader its suffix names (JSON when none does)."""
+    p = Path(path)
+    module = next((m for m, suffixes in READERS.items() if p.suffix.lower() in suffixes),
+                  "converter.io.json_files")
+    try:
+        return importlib.import_module(module).read(p)
+    except InputError as exc:
+        return unreadable(str(p), str(exc))
+
+
+def read_sources(paths: Iterable[str | Path]) -> Iterator[Source]:
+    """The Source of every file named and of every input inside the folders named."""
+    for p in expand_paths(paths):
+        yield read_source(p)
+
+
+def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
+    """Files named, and the inputs inside folders named (sorted, recursive).
+
+    In a folder, hidden entries and sub-folders named ``broken`` are passed over; name them
+    directly to check them."""
+    out: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            out.extend(sorted(q for q in p.rglob("*")
+                              if q.is_file() and q.suffix.lower() in INPUT_SUFFIXES
+                              and not any(part.startswith(".") or part in SKIPPED_FOLDERS
+                                          for part in q.relative_to(p).parts[:-1])
+                              and not q.name.startswith((".", "~$"))))
+        else:
+            out.append(p)
+    return out

@@ -27,3 +27,16 @@ def test_schema_is_valid_2020_12(system: str) -> None:
     schema = json.loads(schema_text(system))
     assert schema["$schema"].endswith("2020-12/schema")
     jsonschema.Draft202012Validator.check_schema(schema)
+
+
+def test_committed_report_schema_matches_generator() -> None:
+    """schemas/report.schema.json is what `mechasheet schema report` prints; a valid 2020-12 schema."""
+    import json
+
+    import jsonschema
+
+    from converter.schema import report_schema_text
+
+    committed = Path(SCHEMA_DIR, "report.schema.json").read_text(encoding="utf-8")
+    assert committed == report_schema_text(), "run: mechasheet schema report > schemas/report.schema.json"
+    jsonschema.Draft202012Validator.check_schema(json.loads(committed))

@@ -22,9 +22,10 @@ class NameKey:
     """How a system's names compare.
 
     ``dropped``: characters that never count (after NFKC on the Python side; every width of them
-    on the Excel side); a space stands for all white space (a tab is CHAR(9) in Excel). ``fold_case``: case does not count. ``excel_width``: ``asc`` when the
-    sheet folds width with ASC (and case with UPPER), ``none`` when it does not, in which case
-    ``excel_replaced`` lists the full-width characters the sheet maps to their half-width forms.
+    on the Excel side); a space stands for all white space (a tab is CHAR(9) in Excel).
+    ``fold_case``: case does not count. ``excel_width``: ``asc`` when the sheet folds width with
+    ASC (and case with UPPER), ``none`` when it does not, in which case ``excel_replaced`` lists
+    the full-width characters the sheet maps to their half-width forms.
     """
 
     dropped: str

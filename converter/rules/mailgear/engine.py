@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ...core.findings import Finding, Severity
+from ...core.findings import Finding
 from ...core import pointers
 from ...core.pointers import pointer
 from ..options import evaluates
@@ -85,8 +85,8 @@ class _Run:
         self.labels: dict[str, str] = {}  # derived key → label, for mismatch messages
         self.forms: dict[str, set[str]] = {}  # derived key → every accepted written form
 
-    def find(self, code: str, where: str = "", severity: Severity | None = None, **params: Any) -> None:
-        self.out.findings.append(Finding(code, where, params, severity=severity))
+    def find(self, code: str, where: str = "", **params: Any) -> None:
+        self.out.findings.append(Finding(code, where, params))
 
     def catalog_table(self, table: str, where: str) -> bool:
         """Whether ``table`` is there to check against; if not, one info finding naming it."""

@@ -132,11 +132,12 @@ def _cmd_write(args: argparse.Namespace) -> int:
 
     from .io.files import load_json_document
     from .rules import system_ids
-    from .rules.options import parse_rule_args
+    from .rules.options import document_readings, parse_rule_args
     from .sheets import write_sheet
 
     doc = load_json_document(args.document)
-    options = parse_rule_args(args.rule, system_ids())
+    # The document's own readings (its ``rules``), unless --rule names another.
+    options = {**document_readings(doc), **parse_rule_args(args.rule, system_ids())}
     out = write_sheet(doc, args.output or Path(args.document).with_suffix(".xlsx"), args.force, options,
                       _context(args))
     sys.stdout.write(f"{out}\n")
@@ -145,9 +146,14 @@ def _cmd_write(args: argparse.Namespace) -> int:
 
 def _cmd_read(args: argparse.Namespace) -> int:
     from .io.files import dump_document, write_atomic
-    from .sheets import read_sheet
+    from .rules import system_ids
+    from .rules.options import with_readings
+    from .sheets import read_workbook
 
-    doc, findings, _ = read_sheet(args.sheet)
+    got = read_workbook(args.sheet)
+    findings = got.findings
+    # The sheet's rules readings (its ルール cells) go with the document.
+    doc = with_readings(got.document, got.options) if got.document.get("system") in system_ids() else got.document
     for f in findings:
         sys.stderr.write(f"{f.level.value} {f.code} {f.cell or f.pointer}: {f.message(args.lang)}\n")
     text = dump_document(doc)

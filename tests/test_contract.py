@@ -290,3 +290,38 @@ def test_ci_has_libreoffice() -> None:
         from .sheets.libreoffice import soffice
 
         assert soffice()
+
+
+def test_a_document_states_its_readings(tmp_path) -> None:
+    """A JSON document's ``rules`` are its readings: checked under them, reported from the file."""
+    doc = _document("up", {"damage_dice": "every_die"})
+    doc["rules"] = {"damage_dice": "every_die"}
+    path = tmp_path / "unit.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    report = check_path(path)
+    assert report.options["damage_dice"] == {"value": "every_die", "from": "file"}
+    under_rule = check_document(_document("up", {"damage_dice": "every_die"}), {"damage_dice": "every_die"})
+    assert _where(report) == _where(under_rule)
+    assert not any(f.code == "UP_TOTAL_MISMATCH" for f in report.findings)
+    assert check_document(doc).options["damage_dice"]["from"] == "file"
+    doc["rules"] = {"damage_dice": "all"}  # not a reading: the schema names it, the default is used
+    report = check_document(doc)
+    assert report.options["damage_dice"]["from"] == "default"
+    assert any(f.code == "SCHEMA_ENUM" and f.pointer == "/rules/damage_dice" for f in report.findings)
+
+
+def test_write_and_read_carry_the_readings(tmp_path, capsys) -> None:
+    """write takes the document's readings onto the ルール sheet; read gives them back in ``rules``."""
+    doc = _document("up", {"damage_dice": "every_die", "weapon_cap": "off"})
+    doc["rules"] = {"damage_dice": "every_die"}
+    src = tmp_path / "unit.json"
+    src.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    sheet = tmp_path / "unit.xlsx"
+    assert main(["write", str(src), "-o", str(sheet), "--rule", "weapon_cap=off"]) == 0
+    assert main(["read", str(sheet), "-o", str(tmp_path / "back.json")]) == 0
+    back = json.loads((tmp_path / "back.json").read_text(encoding="utf-8"))
+    assert back["rules"] == {"damage_dice": "every_die", "weapon_cap": "off"}
+    report = check_path(sheet)
+    assert report.options["damage_dice"] == {"value": "every_die", "from": "file"}
+    assert report.options["weapon_cap"] == {"value": "off", "from": "file"}
+    capsys.readouterr()

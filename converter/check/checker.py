@@ -13,7 +13,7 @@ from ..core.findings import Finding, Severity
 from ..core.sets import Member
 from ..core.source import CATALOG, DOCUMENT, UNREADABLE, Origin, Source
 from ..rules import get_system, system_ids
-from ..rules.options import option_declarations
+from ..rules.options import document_readings, option_declarations
 from .report import CheckReport, FileReport
 
 _LEVEL_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
@@ -25,7 +25,8 @@ def check_document(doc: Mapping[str, Any], options: Mapping[str, str] | None = N
     """Schema findings plus the engine's, one finding per problem, errors first.
 
     ``context`` holds the engine's extra inputs: a mailgear ``catalog``, a pp ``skills`` list."""
-    return check_source(Source(path, Origin("json"), document=dict(doc)), options, context)
+    return check_source(Source(path, Origin("json"), document=dict(doc), options=document_readings(doc)),
+                        options, context)
 
 
 def check_source(source: Source, options: Mapping[str, str] | None = None,
@@ -81,7 +82,7 @@ def _evaluate(doc: Mapping[str, Any], source: Source, rule_options: Mapping[str,
 def _options_in_force(system: str, source: Source, rule_options: Mapping[str, str]
                       ) -> tuple[dict[str, dict[str, str]], list[Finding]]:
     """Each option's value and where it came from: ``--rule`` first, then the file's own reading
-    (a sheet's ルール cells, which its formulas use), then the default. Where ``--rule`` overrides
+    (a sheet's ルール cells, which its formulas use; a document's ``rules``), then the default. Where ``--rule`` overrides
     a reading the file holds, an info finding at that cell says so."""
     out: dict[str, dict[str, str]] = {}
     notes: list[Finding] = []

@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..core.source import CATALOG, Origin, Source
+from ..rules.options import document_readings
 from .context import catalog_from
 from .files import load_json_document
 
@@ -17,7 +18,7 @@ def read(path: Path) -> Source:
     if is_catalog(data):
         return Source(str(path), Origin("json"), CATALOG,
                       context={"catalog": catalog_from(data, source=str(path))})
-    return Source(str(path), Origin("json"), document=data)
+    return Source(str(path), Origin("json"), document=data, options=document_readings(data))
 
 
 def is_catalog(data: Mapping[str, Any]) -> bool:

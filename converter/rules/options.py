@@ -40,6 +40,32 @@ def resolve_options(system: str, chosen: Mapping[str, str] | None = None) -> dic
     return out
 
 
+def document_readings(doc: Mapping[str, Any]) -> dict[str, str]:
+    """The rules readings a document states it was made under (its ``rules`` object), those its
+    system offers; anything else there is the schema's to report, and is not used."""
+    from . import system_ids
+
+    system, rules = doc.get("system"), doc.get("rules")
+    if not isinstance(rules, Mapping) or system not in system_ids():
+        return {}
+    declared = option_declarations(system)
+    return {k: v for k, v in rules.items()
+            if k in declared and isinstance(v, str) and v in declared[k]["values"]}
+
+
+def with_readings(doc: Mapping[str, Any], readings: Mapping[str, str]) -> dict[str, Any]:
+    """``doc`` stating ``readings`` in its ``rules`` (those that differ from the default), so
+    that writing it again gives a sheet with the same ルール cells."""
+    out = dict(doc)
+    declared = option_declarations(str(doc.get("system")))
+    chosen = {k: v for k, v in readings.items() if k in declared and v != declared[k]["default"]}
+    if chosen:
+        out["rules"] = chosen
+    else:
+        out.pop("rules", None)
+    return out
+
+
 def severity_policy(system: str, options: Mapping[str, str]) -> dict[str, str]:
     """Finding code → severity (or ``off``) under ``options``, from the tables' declarations."""
     out: dict[str, str] = {}

@@ -25,6 +25,14 @@ def schema_head(system: str, title: str) -> dict[str, Any]:
 
 
 def identity_properties(system: str, fmt: int) -> dict[str, Any]:
-    """``system`` and ``format``: every document says what it is and which version wrote it."""
+    """``system`` and ``format``: every document says what it is and which version wrote it;
+    ``rules``: the rules readings it was made under (RULES-NOTES options), as a sheet's ルール
+    cells hold them."""
+    from .options import option_declarations
+
+    readings = {name: enum_schema(list(decl["values"]), dict(decl["values"]), title=decl["label"])
+                for name, decl in option_declarations(system).items()}
     return {"system": {"const": system},
-            "format": {"type": "integer", "minimum": 1, "maximum": fmt}}
+            "format": {"type": "integer", "minimum": 1, "maximum": fmt},
+            "rules": {"type": "object", "title": "ルール選択（選択ルールの読み方）",
+                      "properties": readings, "additionalProperties": False}}

@@ -5,7 +5,8 @@ from typing import Any, Mapping
 
 from ..core.errors import OutputError
 from ..core.evaluation import Evaluation
-from ..rules.up.engine import default_terrain, price_unit
+from ..rules.up.engine import price_unit
+from ..rules.up.stats import default_terrain
 from ..rules.up.tables import STAT_IDS, TERRAINS, tables
 from .layout import Table, a1, col_index, parse_a1
 from .spec import SheetSpec, get_path

@@ -1,7 +1,7 @@
 """撃ち分け place counting: values the sheet can tell apart are changes for the engine too."""
 from __future__ import annotations
 
-from converter.rules.up.engine import variant_changes
+from converter.rules.up.weapons import variant_changes
 from converter.rules.up.tables import tables
 
 BASE = {"name": "a", "kind": "melee", "range": 1, "damage": {"dice": 1, "fixed": 10}}

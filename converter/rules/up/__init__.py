@@ -1,10 +1,12 @@
 """The `up` system (seed 000): units paid in ユニットポイント."""
 from __future__ import annotations
 
-from .engine import effective_accuracy, effective_damage, price_unit, transformation_cost
+from .engine import price_unit
 from .schema import FORMAT, build_schema
 from .sets import check_transformation_sets, transformation_sets
 from .tables import tables
+from .transformation import transformation_cost
+from .weapons import effective_accuracy, effective_damage
 
 __all__ = ["CONTEXT", "FORMAT", "LABEL", "SET_CHECKS", "build_schema", "check_transformation_sets",
            "effective_accuracy", "effective_damage", "evaluate", "price_unit", "tables",

@@ -1,0 +1,84 @@
+"""Transformation (seed 000, 「変形」): the UP every form pays, from the totals of all forms.
+
+:func:`transformation_cost` is the formula (also used by the sheets); :func:`price_transformation`
+reads a unit's ``transformation`` and adds the line, last, since it needs the unit's own total.
+Checking the listed forms against their own documents is :mod:`.sets`. Standard library only.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Mapping
+
+from ...core.coerce import as_int as _int
+from ...core.evaluation import Evaluation, round_half_up
+from .tables import UpTables, tables
+
+
+def transformation_cost(own_total: int, others: list[int], changed_places: int | None = None,
+                        one_way: bool = False, drop_off: bool = False,
+                        combination: str = "none", t: UpTables | None = None) -> tuple[int, str]:
+    """UP every form pays to transform (seed 000, 変形): Σ/50 + 100, then partial, one-way, 脱落型.
+
+    脱落型 is the exception to 回数制限 (「ただし…」): it multiplies by the number of forms instead
+    of halving, so ``one_way`` is ignored when ``drop_off`` is set.
+    """
+    t = t or tables()
+    raw = t.raw["transformation"]
+    if combination == "combined":
+        return 0, "合体後のユニットは変形・合体のＵＰを払わない"
+    forms_total = own_total + sum(others)
+    cost = Fraction(forms_total, raw["divisor"]) + raw["addend"]
+    text = f"{forms_total}/{raw['divisor']} + {raw['addend']}"
+    if changed_places:
+        row = next(r for r in raw["partial"] if changed_places <= r["max_changes"])
+        cost -= row["discount"]
+        text += f" − {row['discount']}（部分変形{changed_places}箇所）"
+    if drop_off:
+        forms = 1 + len(others)
+        cost *= forms
+        text = f"({text}) × {forms}（脱落型）"
+    elif one_way:
+        cost *= Fraction(str(raw["one_way_factor"]))
+        text = f"({text}) × 1/2（回数制限）"
+    return round_half_up(cost), text
+
+
+def price_transformation(doc: Mapping[str, Any], t: UpTables, out: Evaluation) -> None:
+    """The 変形 line, from the unit's total so far and the other forms' listed UP; run last."""
+    tr = doc.get("transformation")
+    if not tr:
+        return
+    where = "/transformation"
+    if not isinstance(tr, Mapping):
+        out.find("UP_TRANSFORM_INVALID", where, value=tr)
+        out.skip(where)
+        return
+    combination = tr.get("combination", "none") or "none"
+    if combination not in t.combinations:
+        out.find("UP_TRANSFORM_INVALID", where + "/combination", value=combination)
+        out.skip(where + "/combination")
+        return
+    others = []
+    for k, form in enumerate(tr.get("forms") or []):
+        up = _int(form.get("up")) if isinstance(form, Mapping) else None
+        if up is None or up < 0:
+            out.find("UP_TRANSFORM_INVALID", f"{where}/forms/{k}/up", value=form)
+            out.skip(f"{where}/forms/{k}/up")
+            return
+        others.append(up)
+    if not others and combination != "combined":
+        out.find("UP_TRANSFORM_NO_FORMS", where + "/forms")
+        out.skip(where + "/forms")
+        return
+    changed = tr.get("changed_places")
+    top = t.raw["transformation"]["partial"][-1]["max_changes"]
+    if changed not in (None, "", 0) and (_int(changed) is None or not 1 <= _int(changed) <= top):
+        out.find("UP_TRANSFORM_PARTIAL", where + "/changed_places", value=changed, max=top)
+        out.skip(where + "/changed_places")
+        return
+    if combination == "combined":
+        out.find("UP_TRANSFORM_COMBINED", where + "/combination")
+    own = out.total
+    cost, text = transformation_cost(own, others, _int(changed) or None, bool(tr.get("one_way")),
+                                     bool(tr.get("drop_off")), combination, t)
+    out.add(where, "変形", f"自形態{own} + 他形態{'+'.join(map(str, others)) or '0'}: {text}", cost)

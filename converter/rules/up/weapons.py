@@ -1,0 +1,514 @@
+"""Weapons (seed 000, 「武装」): a weapon's full cost from its parts and percentages.
+
+射程, 移動後攻撃 (Ｐ), 属性, ダメージ, 命中修正, 使用回数, the weapon's 地形適応, ＭＡＰ兵器, 合体攻撃,
+特殊効果 and 気力制限; then 撃ち分け (a variant pays a fraction of the larger of it and its base),
+the 1/5 cap, and the values a sheet shows for a weapon (ダメージ, 命中修正). Standard library only.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Mapping
+
+from ...core.coerce import as_int as _int
+from ...core.evaluation import Evaluation, Roll, round_half_up
+from ...core.pointers import pointer
+from .document import (list_at, message_number, morale_percent, percent_text, report_malformed,
+                       table_key)
+from .tables import TERRAINS, UpTables, neighbours, tables
+
+# Fields a 撃ち分け variant is compared on; each differing field is one changed place.
+# 気力制限 toggling is not a change (seed 000, 撃ち分け); all MAP changes count as one.
+VARIANT_PLACES = ("kind", "range", "min_range", "post_move", "attribute", "damage", "accuracy",
+                  "guided", "usage", "terrain", "map", "combo")
+
+
+class WeaponPrice:
+    """A weapon's full cost and how it was reached."""
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[str, int]] = []
+        self.percents: list[tuple[str, int]] = []
+        self.ok = True
+
+    def part(self, label: str, up: int) -> None:
+        self.parts.append((label, up))
+
+    def percent(self, label: str, pct: int) -> None:
+        self.percents.append((label, pct))
+
+    def cost(self, floor: int) -> tuple[int, int, bool]:
+        """(cost, applied percent, floored?) — parts summed, then the sum of percents."""
+        base = sum(up for _, up in self.parts)
+        pct = sum(p for _, p in self.percents)
+        floored = pct < floor
+        pct = max(pct, floor)
+        return round_half_up(Fraction(base) * (100 + pct) / 100), pct, floored
+
+    def text(self, floor: int) -> str:
+        base = " + ".join(f"{label} {up}" for label, up in self.parts) or "0"
+        if not self.percents:
+            return base
+        total, pct, floored = self.cost(floor)
+        pcts = ", ".join(f"{label} {percent_text(p)}" for label, p in self.percents)
+        return f"({base}) × ({pcts}{'、下限' if floored else ''} {percent_text(pct)})"
+
+
+def weapon_terrain_bases(w: Mapping[str, Any], movement: list[str], t: UpTables) -> list[dict[str, str]]:
+    """A weapon's possible 地形適応 before purchases (seed 000, 地形適応の決定).
+
+    Melee and beam weapons have one; a ranged solid weapon has "three A and one B, placed
+    freely", so four candidates.
+    """
+    raw = t.raw["weapon_terrain"]
+    beam = w.get("attribute") == "beam"
+    if w.get("kind") == "melee":
+        base = {k: "A" if k in movement else raw["melee_outside"][k] for k in TERRAINS}
+        if beam:
+            base["sea"] = raw["beam_sea_melee"]
+        return [base]
+    if beam:
+        return [{k: raw["beam_sea_ranged"] if k == "sea" else raw["ranged_default"] for k in TERRAINS}]
+    return [{k: raw["ranged_one_lower"] if k == low else raw["ranged_default"] for k in TERRAINS}
+            for low in TERRAINS]
+
+
+def weapon_terrain_step_percent(base: str, final: str, t: UpTables) -> int:
+    """Percent for a weapon's 地形適応 moving from ``base`` to ``final`` (seed 000): each step up
+    +10 %, each step down −10 %, "−" −20 % whatever it replaces; from "−", C is one step up."""
+    raw = t.raw["weapon_terrain"]
+    order = t.weapon_terrain_grades
+    if final == base:
+        return 0
+    if final == raw["unusable"]:
+        return raw["unusable_percent"]
+    if base == raw["unusable"]:
+        return (order.index("C") - order.index(final) + 1) * raw["step_up_percent"]
+    diff = order.index(base) - order.index(final)
+    return diff * (raw["step_up_percent"] if diff > 0 else -raw["step_down_percent"])
+
+
+def _terrain_percents(base: Mapping[str, str], final: Mapping[str, str], t: UpTables
+                      ) -> list[tuple[str, int]]:
+    out = []
+    for key in TERRAINS:
+        grade = final.get(key, base[key])
+        if grade != base[key]:
+            out.append((f"地形{t.movement_types[key]}{base[key]}→{grade}",
+                        weapon_terrain_step_percent(base[key], grade, t)))
+    return out
+
+
+def _weapon_terrain_percent(w, movement, t: UpTables, where: str, out: Evaluation, wp: WeaponPrice):
+    final = w.get("terrain") or {}
+    if not isinstance(final, Mapping):
+        report_malformed(f"{where}/terrain", "terrain", "{…}", final, out)
+        wp.ok = False
+        return
+    for key, grade in final.items():
+        if key not in TERRAINS or table_key(grade) not in t.weapon_terrain_grades:
+            out.find("UP_TERRAIN_GRADE", f"{where}/terrain/{key}", value=grade,
+                     choices=t.weapon_terrain_grades)
+            wp.ok = False
+            return
+    # Where the free B may go anywhere, it goes where it absorbs a lowered grade: the reading
+    # with the smallest discount, so no choice of placement prices the same weapon lower.
+    candidates = [_terrain_percents(b, final, t) for b in weapon_terrain_bases(w, movement, t)]
+    for label, pct in max(candidates, key=lambda c: sum(p for _, p in c)):
+        wp.percent(label, pct)
+
+
+def default_post_move(w: Mapping[str, Any], t: UpTables) -> bool | None:
+    """Ｐ when the sheet does not say: 格闘 yes, 射撃 no; a ＭＡＰ兵器 no, whatever its kind
+    (seed 000, Ｐ兵器: MAP weapons are basically not usable after moving)."""
+    if w.get("map"):
+        return False
+    return t.weapon_kinds.get(table_key(w.get("kind")), {}).get("post_move_default")
+
+
+def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
+                 opts: Mapping[str, str], where: str, out: Evaluation) -> WeaponPrice:
+    """A weapon's full cost (before any 撃ち分け fraction)."""
+    wp = WeaponPrice()
+    kind = table_key(w.get("kind"))
+    if kind not in t.weapon_kinds:
+        out.find("UP_WEAPON_KIND", where + "/kind", value=kind, choices=list(t.weapon_kinds))
+        wp.ok = False
+        return wp
+    post_move = w.get("post_move", default_post_move(w, t))
+    rng = _int(w.get("range"))
+    mapw = w.get("map") or None
+
+    # 射程
+    price = t.range_price(kind, rng, bool(post_move)) if rng is not None else None
+    if price is None:
+        out.find("UP_WEAPON_RANGE", where + "/range", value=w.get("range"),
+                 max=t.max_melee_range() if kind == "melee" else "∞")
+        wp.ok = False
+    else:
+        wp.part(f"射程{rng}{'P' if post_move and kind == 'ranged' else ''}", price)
+    if kind == "melee" and not post_move:
+        wp.percent("移動後攻撃不可", t.raw["melee"]["not_post_move_percent"])
+    min_range = _int(w.get("min_range", 1))
+    if min_range is None or min_range < 1 or (rng is not None and min_range > rng):
+        out.find("UP_WEAPON_MIN_RANGE", where + "/min_range", value=w.get("min_range"), range=rng)
+        wp.ok = False
+    elif min_range > 1:
+        wp.part(f"射程{min_range - 1}以内攻撃不可", (min_range - 1) * t.raw[kind]["dead_zone_price"])
+
+    # 属性
+    if table_key(w.get("attribute", "solid")) not in t.attributes:
+        out.find("UP_WEAPON_ATTRIBUTE", where + "/attribute", value=w.get("attribute"),
+                 choices=[a["label"] for a in t.attributes.values()])
+        wp.ok = False
+
+    # ダメージ: what was bought; the first die is free unless every die costs 40.
+    dmg = t.raw["damage"]
+    damage = w.get("damage") or {}
+    if not isinstance(damage, Mapping):
+        report_malformed(f"{where}/damage", "damage", "{…}", damage, out)
+        wp.ok = False
+        damage = {}
+    dice, fixed = _int(damage.get("dice", dmg["base_dice"])), _int(damage.get("fixed", dmg["base_fixed"]))
+    low = [key for key, value, base in (("dice", dice, dmg["base_dice"]), ("fixed", fixed, dmg["base_fixed"]))
+           if value is None or value < base]
+    for key in low:  # at the field, where the schema's minimum reports it too
+        out.find("UP_DAMAGE_BELOW_BASE", f"{where}/damage/{key}", dice=damage.get("dice"),
+                 fixed=damage.get("fixed"), base=f"{dmg['base_dice']}D10+{dmg['base_fixed']}")
+        wp.ok = False
+    if not low:
+        paid_dice = dice if opts["damage_dice"] == "every_die" else dice - dmg["base_dice"]
+        cost = paid_dice * dmg["die_price"] + (fixed - dmg["base_fixed"]) * dmg["fixed_price"]
+        if cost:
+            wp.part(f"ダメージ{dice}D+{fixed}", cost)
+
+    # 命中修正
+    acc = _int(w.get("accuracy", 0))
+    if acc not in t.accuracy:
+        out.find("UP_ACCURACY_STEP", where + "/accuracy", value=w.get("accuracy"),
+                 hint=neighbours(acc, sorted(t.accuracy)) if acc is not None else sorted(t.accuracy))
+        wp.ok = False
+    elif t.accuracy[acc]:
+        wp.part(f"命中{acc:+d}%", t.accuracy[acc])
+
+    # 使用回数
+    usage = w.get("usage") or None
+    if usage and not isinstance(usage, Mapping):
+        report_malformed(where + "/usage", "usage", "{…}", usage, out)
+        wp.ok = False
+    elif usage:
+        _price_usage(usage, w, unit, t, opts, where + "/usage", out, wp)
+
+    # 地形適応
+    movement = unit.get("movement") if isinstance(unit.get("movement"), list) else []
+    _weapon_terrain_percent(w, movement, t, where, out, wp)
+
+    # ＭＡＰ兵器
+    if mapw and not isinstance(mapw, Mapping):
+        report_malformed(where + "/map", "map", "{…}", mapw, out)
+        wp.ok = False
+    elif mapw:
+        mtype = t.map_types.get(table_key(mapw.get("type")))
+        if mtype is None:
+            out.find("UP_MAP_TYPE", where + "/map/type", value=mapw.get("type"),
+                     choices=list(t.map_types))
+            wp.ok = False
+        else:
+            wp.percent(mtype["label"], mtype["percent"])
+            if mtype.get("radius"):
+                radius = _int(mapw.get("radius"))
+                rprice = t.range_price(kind, radius, bool(post_move)) if radius else None
+                if rprice is None:
+                    out.find("UP_MAP_RADIUS", where + "/map/radius", value=mapw.get("radius"))
+                    wp.ok = False
+                else:
+                    wp.part(f"着弾点からの射程{radius}", rprice)
+        opt = t.raw["map_options"]
+        if post_move:
+            wp.percent("ＭＡＰのＰ兵器", opt["post_move_percent"])
+            out.find("UP_SOURCE_WORK_ONLY", where + "/post_move", item="Ｐ属性のＭＡＰ兵器")
+        if mapw.get("friend_foe"):
+            wp.percent("敵味方識別", opt["friend_foe_percent"])
+            out.find("UP_SOURCE_WORK_ONLY", where + "/map/friend_foe", item="敵味方識別")
+
+    # 合体攻撃
+    combo = table_key(w.get("combo", "none")) or "none"
+    if combo not in t.combo:
+        out.find("UP_WEAPON_COMBO", where + "/combo", value=combo, choices=list(t.combo))
+        wp.ok = False
+    elif t.combo[combo]["percent"]:
+        wp.percent(t.combo[combo]["label"], t.combo[combo]["percent"])
+
+    # 特殊効果
+    seen: set[str] = set()
+    for j, eff in enumerate(list_at(w, "effects", out, where)):
+        _price_effect(eff, kind, t, f"{where}/effects/{j}", seen, out, wp)
+
+    # 気力制限
+    pct = morale_percent(w.get("morale"), where + "/morale", t, out)
+    if pct:
+        wp.percent(f"気力制限（{t.morale[w['morale']]['label']}）", pct)
+    return wp
+
+
+def _price_usage(usage, w, unit, t: UpTables, opts, where: str, out: Evaluation, wp: WeaponPrice) -> None:
+    kind = table_key(usage.get("type"))
+    amount = _int(usage.get("amount"))
+    if kind not in t.usage_types:
+        out.find("UP_USAGE_TYPE", where + "/type", value=kind, choices=list(t.usage_types))
+        wp.ok = False
+        return
+    row = t.usage_row(kind, amount) if amount is not None else None
+    if row is None:
+        out.find("UP_USAGE_AMOUNT", where + "/amount", type=t.usage_types[kind],
+                 value=usage.get("amount"), hint=neighbours(amount or 0, t.usage_amounts(kind)),
+                 choices=t.usage_amounts(kind))
+        wp.ok = False
+        return
+    percent = row.get("percent")
+    if kind == "ammo" and amount == 3 and opts["ammo3"] == "example":
+        percent = -20  # 大車輪ロケットパンチ's reading (RULES-NOTES, option ammo3=example)
+        row = {"up": None, "percent": percent}
+    label = f"{t.usage_types[kind]}{amount}"
+    reduction = usage.get("reduction")
+    if row.get("up") is None:
+        reduction = "percent"
+    if reduction in (None, ""):
+        reduction = _infer_reduction(w, unit, row, t, opts, where, out)
+    if reduction == "percent":
+        if percent is None:
+            out.find("UP_USAGE_NO_PERCENT", where + "/reduction", type=t.usage_types[kind],
+                     amount=amount, up=row["up"])
+            wp.part(label, row["up"])
+        else:
+            wp.percent(label, percent)
+    elif reduction == "up":
+        wp.part(label, row["up"])
+    else:
+        out.find("UP_USAGE_REDUCTION", where + "/reduction", value=reduction)
+        wp.ok = False
+
+
+def _infer_reduction(w, unit, row, t: UpTables, opts, where: str, out: Evaluation) -> str:
+    """A legacy sheet that does not say −UP or −%: keep the one matching its written cost.
+
+    Each choice is priced on the weapon's own unit (its movement sets the weapon's terrain base).
+    """
+    if row.get("percent") is None:
+        return "up"
+    declared = _int(w.get("declared_cost"))
+    matches = []
+    for choice in ("up", "percent"):
+        trial = dict(w)
+        trial["usage"] = {**w["usage"], "reduction": choice}
+        trial.pop("variant_of", None)
+        probe = Evaluation()
+        cost, _, _ = price_weapon(trial, unit, t, opts, where, probe).cost(
+            t.raw["effects_rules"]["percent_floor"])
+        if declared is not None and cost == declared:
+            matches.append(choice)
+    choice = matches[0] if matches else "up"
+    out.find("UP_USAGE_REDUCTION_INFERRED", where + "/reduction",
+             choice="−UP" if choice == "up" else "−%",
+             matched="記入なし" if declared is None else "一致" if matches else "不一致")
+    return choice
+
+
+def _price_effect(eff, kind: str, t: UpTables, where: str, seen: set[str], out: Evaluation,
+                  wp: WeaponPrice) -> None:
+    at_id = where + "/id" if isinstance(eff, Mapping) else where  # where the schema reports it
+    eff = eff if isinstance(eff, Mapping) else {"id": eff}  # "snipe" for {"id": "snipe"}
+    eid = table_key(eff.get("id"))
+    spec = t.effects.get(eid)
+    if spec is None:
+        out.find("UP_EFFECT_UNKNOWN", at_id, value=eid, choices=list(t.effects))
+        wp.ok = False
+        return
+    if eid in seen:
+        out.find("UP_EFFECT_DUPLICATE", where, effect=spec["label"])
+        return
+    seen.add(eid)
+    if "up" in spec:
+        wp.part(spec["label"], spec["up"])
+    elif "percent" in spec:
+        wp.percent(spec["label"], spec["percent"])
+    elif "percent_melee" in spec:
+        wp.percent(spec["label"], spec["percent_melee" if kind == "melee" else "percent_ranged"])
+    elif "percent_per_level" in spec:
+        level = _int(eff.get("level", 1))
+        if level is None or not 1 <= level <= spec["max_level"]:
+            out.find("UP_EFFECT_LEVEL", where + "/level", effect=spec["label"],
+                     value=eff.get("level"), max=spec["max_level"])
+            wp.ok = False
+            return
+        wp.percent(f"{spec['label']}Lv{level}", level * spec["percent_per_level"])
+        if eff.get("always"):
+            wp.percent(f"{spec['label']}（ダメージ不要）", spec["always_percent"])
+        if spec.get("needs_target") and not eff.get("target"):
+            out.find("UP_EFFECT_TARGET", where + "/target", effect=spec["label"])
+
+
+def variant_changes(w: Mapping[str, Any], base: Mapping[str, Any], t: UpTables) -> int:
+    """Changed places between a 撃ち分け variant and its base (seed 000, 撃ち分け).
+
+    A field written at its default (P for 格闘, 命中 0, 実体, …) equals the field left out.
+    """
+    mine, theirs = _variant_view(w, t), _variant_view(base, t)
+    changes = sum(1 for key in VARIANT_PLACES if mine[key] != theirs[key])
+    changes += sum(1 for k in mine["effects"].keys() | theirs["effects"].keys()
+                   if mine["effects"].get(k) != theirs["effects"].get(k))
+    return changes
+
+
+def _variant_view(w: Mapping[str, Any], t: UpTables) -> dict[str, Any]:
+    """The places of a weapon that 撃ち分け compares, with defaults filled in and blanks dropped."""
+    kind = table_key(w.get("kind"))
+    dmg = t.raw["damage"]
+    defaults = {"post_move": default_post_move(w, t), "min_range": 1,
+                "attribute": "solid", "accuracy": 0, "guided": False, "combo": "none",
+                "damage": {"dice": dmg["base_dice"], "fixed": dmg["base_fixed"]}}
+    view: dict[str, Any] = {}
+    for key in VARIANT_PLACES:
+        raw = w.get(key)
+        if key in ("post_move", "guided"):  # booleans: False is a value (melee P defaults to True)
+            view[key] = raw if isinstance(raw, bool) else defaults.get(key)
+            continue
+        # "none" is blank for 合体攻撃 but a value for 属性 (無属性).
+        value = raw if key == "attribute" and raw not in (None, "") else _norm(raw)
+        view[key] = _norm(defaults.get(key)) if value is None else value
+    effects = {}
+    for e in w.get("effects") or []:
+        eff = _norm(dict(e) if isinstance(e, Mapping) else {"id": e})
+        if isinstance(eff, dict):
+            if eff.get("level") == 1:
+                del eff["level"]
+            effects[table_key(eff.get("id"))] = eff
+    view["effects"] = effects
+    return view
+
+
+def _norm(value: Any) -> Any:
+    """Blank values (None, "", {}, [], False, "none") as None; mappings without blank entries."""
+    if isinstance(value, Mapping):
+        value = {k: v for k, v in value.items() if _norm(v) is not None}
+    if value is False or value in ({}, [], "", "none", None):
+        return None
+    return value
+
+
+def price_weapons(doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
+                  out: Evaluation) -> int:
+    """One line per weapon (撃ち分け, the 1/5 cap and written costs checked) and its derived
+    values; returns the weapons' total UP."""
+    weapons = list_at(doc, "weapons", out)
+    floor = t.raw["effects_rules"]["percent_floor"]
+    full: dict[int, int] = {}
+    prices: dict[int, WeaponPrice] = {}
+    names: dict[Any, int] = {}
+    for i, w in enumerate(weapons):
+        where = pointer("weapons", i)
+        if not isinstance(w, Mapping):
+            report_malformed(where, "weapons", "{…}", w, out)
+            prices[i] = WeaponPrice()
+            prices[i].ok = False
+            continue
+        name = table_key(w.get("name", ""))
+        if name in names:
+            out.find("UP_WEAPON_NAME_DUPLICATE", where + "/name", name=name)
+        names.setdefault(name, i)
+        wp = price_weapon(w, doc, t, opts, where, out)
+        prices[i] = wp
+        full[i] = wp.cost(floor)[0]
+        if not wp.ok:
+            out.skip(where)
+
+    for i, w in enumerate(weapons):  # as the sheet counts them, whether or not the pair is valid
+        j = names.get(table_key(w.get("variant_of"))) if isinstance(w, Mapping) and w.get("variant_of") else None
+        if j is not None and j != i and isinstance(weapons[j], Mapping):
+            out.derive(pointer("weapons", i, "variant_changes"), f"{w.get('name', '')}: 撃ち分けの変更箇所",
+                       variant_changes(w, weapons[j], t))
+
+    total = 0
+    budget = _int(doc.get("budget"))
+    fractions = t.raw["variants"]
+    for i, w in enumerate(weapons):
+        where = pointer("weapons", i)
+        wp = prices[i]
+        if not wp.ok:
+            continue
+        cost, pct, floored = wp.cost(floor)
+        rule = wp.text(floor)
+        if floored:
+            out.find("UP_PERCENT_FLOOR", where, name=w.get("name", ""), floor=floor)
+        base_name = table_key(w.get("variant_of"))
+        if base_name:
+            j = names.get(base_name)
+            if j is None or j == i:
+                out.find("UP_VARIANT_BASE_MISSING", where + "/variant_of", name=base_name)
+            elif weapons[j].get("variant_of"):
+                out.find("UP_VARIANT_CHAIN", where + "/variant_of", name=base_name)
+            else:
+                changes = variant_changes(w, weapons[j], t)
+                row = next((r for r in fractions if changes <= r["max_changes"]), None)
+                if changes == 0:
+                    out.find("UP_VARIANT_NO_CHANGE", where + "/variant_of", name=base_name)
+                if row is None:
+                    out.find("UP_VARIANT_TOO_MANY_CHANGES", where + "/variant_of",
+                             name=base_name, changes=changes,
+                             max=fractions[-1]["max_changes"])
+                else:
+                    num, den = row["fraction"]
+                    larger = max(full[i], full[j])
+                    cost = round_half_up(Fraction(larger * num, den))
+                    rule = (f"撃ち分け（{base_name}から{changes}箇所変更）: "
+                            f"max({full[i]}, {full[j]}) × {num}/{den}")
+        if budget and cost * t.raw["weapon_cap"]["budget_divisor"] > budget:  # option weapon_cap
+            out.find("UP_WEAPON_OVER_CAP", where, name=w.get("name", ""), cost=cost,
+                     cap=message_number(Fraction(budget, t.raw["weapon_cap"]["budget_divisor"])))
+        if cost < 0:  # the seed floors percentages only; a weapon that pays the unit is suspect
+            out.find("UP_WEAPON_NEGATIVE", where, name=w.get("name", ""), cost=cost)
+        declared = _int(w.get("declared_cost"))
+        if declared is not None and declared != cost:
+            out.find("UP_WEAPON_COST_MISMATCH", where + "/declared_cost", name=w.get("name", ""),
+                     declared=declared, computed=cost)
+        out.add(where, f"武器「{w.get('name', '')}」", rule, cost)
+        name = w.get("name", "")
+        out.derive(where + "/full_cost", f"{name}: 撃ち分け前のＵＰ", full[i])
+        dice, fixed = damage_parts(w, doc, t)
+        out.derive(where + "/effective_damage", f"{name}: ダメージ", f"{dice}D10+{fixed}",
+                   Roll(dice, 10, fixed))
+        out.derive(where + "/effective_accuracy", f"{name}: 命中修正", effective_accuracy(w, t))
+        total += cost
+    return total
+
+
+def effective_damage(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables | None = None) -> str:
+    """The damage a weapon deals as the sheet shows it (``2D10+35``). Never typed in (RULES-NOTES)."""
+    dice, fixed = damage_parts(w, unit, t)
+    return f"{dice}D10+{fixed}"
+
+
+def damage_parts(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables | None = None) -> tuple[int, int]:
+    """(dice, fixed) a weapon deals: bought dice and fixed plus attribute and (melee, unless
+    マニュピレータなし) the unit's パワー."""
+    t = t or tables()
+    dmg = t.raw["damage"]
+    damage = w.get("damage") if isinstance(w.get("damage"), Mapping) else {}
+    dice = _int(damage.get("dice", dmg["base_dice"])) or dmg["base_dice"]
+    fixed = _int(damage.get("fixed", dmg["base_fixed"])) or 0
+    fixed += t.attributes.get(table_key(w.get("attribute", "solid")), {"damage_bonus": 0})["damage_bonus"]
+    no_hands = any(isinstance(a, Mapping) and a.get("id") == "no_manipulator"
+                   for a in unit.get("abilities") or [])
+    if w.get("kind") == "melee" and not no_hands:
+        stats = unit.get("stats") if isinstance(unit.get("stats"), Mapping) else {}
+        size = t.sizes.get(table_key(unit.get("size")))
+        power = _int(stats.get("power", size.stats["power"].base if size else 0)) or 0
+        fixed += power
+    return dice, fixed
+
+
+def effective_accuracy(w: Mapping[str, Any], t: UpTables | None = None) -> int:
+    """命中修正 as used in play: 誘導 adds +20 % for free."""
+    t = t or tables()
+    acc = _int(w.get("accuracy", 0)) or 0
+    return acc + (t.raw["guided"]["accuracy_bonus"] if w.get("guided") else 0)
+

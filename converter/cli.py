@@ -13,19 +13,48 @@ from .core.errors import MechasheetError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
 
+CHECK_EXAMPLES = """examples:
+  mechasheet check samples/up/                 every unit in a folder, Japanese
+  mechasheet check unit.xlsx --breakdown       a filled sheet, every priced line and derived value
+  mechasheet check pilots/ --catalog cat.json  mailgear: the group's catalog; the party's unit level
+  mechasheet check chars/ --skills skills.txt  pp: the group's own skill list
+  mechasheet check - < unit.json               a document from standard input
+  mechasheet check sheets/ --quiet             only the files with errors
+  mechasheet check unit.json --format json     the report as JSON (schemas/report.schema.json)
+"""
+
+
+def default_lang() -> str:
+    """English when the environment asks for it (LC_ALL, LC_MESSAGES, LANG: en_*), else Japanese."""
+    import os
+
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return "en" if value.lower().startswith("en") else "ja"
+    return "ja"
+
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mechasheet",
         description="Japanese mecha TRPG sheets: check, price and convert unit and pilot sheets.")
+    p.add_argument("--version", action="version", version=f"mechasheet {_version()}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    lang = {"choices": ("ja", "en"), "default": default_lang(),
+            "help": "language of every message (default: from LANG, else ja)"}
 
-    c = sub.add_parser("check", help="check documents against the rules and print findings")
-    c.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
+    c = sub.add_parser("check", help="check documents against the rules and print findings",
+                       epilog=CHECK_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files or folders (searched recursively); - reads a JSON document from standard input")
     c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--breakdown", action="store_true",
+                   help="text: every priced line and derived value of each file, in tables")
+    c.add_argument("--quiet", action="store_true", help="text: only the files with errors, and the summary")
     c.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="a rules reading, e.g. damage_dice=every_die (see `mechasheet rules`)")
-    c.add_argument("--lang", choices=("ja", "en"), default="ja")
+    c.add_argument("--lang", **lang)
     c.add_argument("--catalog", metavar="FILE", help="mailgear: the group's catalog (.json, or a workbook with a catalog sheet)")
     c.add_argument("--skills", metavar="FILE", help="pp: the group's own skill list (.txt, .json, .toml)")
 
@@ -49,11 +78,24 @@ def _parser() -> argparse.ArgumentParser:
     rd.add_argument("sheet", metavar="SHEET.xlsx")
     rd.add_argument("-o", "--output", metavar="DOC.json", help="default: print to standard output")
     rd.add_argument("--force", action="store_true", help="replace an existing file")
-    rd.add_argument("--lang", choices=("ja", "en"), default="ja")
+    rd.add_argument("--lang", **lang)
 
     r = sub.add_parser("rules", help="list the rule options of every system")
-    r.add_argument("--lang", choices=("ja", "en"), default="ja")
+    r.add_argument("--lang", **lang)
     return p
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def _color(stream) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
+    import os
+
+    return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
 
 
 def _context(args: argparse.Namespace) -> dict:
@@ -84,7 +126,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(json.dumps(report.to_dict(args.lang), ensure_ascii=False, indent=2) + "\n")
     else:
-        sys.stdout.write(render_text(report, args.lang))
+        sys.stdout.write(render_text(report, args.lang, breakdown=args.breakdown, quiet=args.quiet,
+                                     color=_color(sys.stdout)))
     if report.unreadable:
         return EXIT_INPUT
     return EXIT_OK if report.valid else EXIT_FINDINGS

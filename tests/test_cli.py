@@ -179,7 +179,7 @@ def test_lang_en_prints_english_messages(capsys) -> None:
     assert "命中修正 35% は表にありません" in ja
     assert "accuracy 35% is not a step of the table (nearest: 30, 40)" in en
     assert "表にありません" not in en
-    assert "1 of 1 files have errors" in en
+    assert "1 checked, 1 with errors: errors 2, warnings 0, infos 1" in en
 
 
 def test_lang_en_in_json(capsys) -> None:

@@ -1,65 +1,210 @@
-"""The human text form of a check report: one line per finding, Japanese by default."""
+"""The human text form of a check report, as a GM reads it: per file a header line (name, system,
+total / budget, status), its findings aligned by severity, coloured on a terminal; with
+``breakdown`` every priced line and derived value in a table; a closing summary.
+
+Rendered with rich (alignment by display width, so Japanese lines up; colour only when asked).
+Info findings that only say a catalog table is missing are folded into one line per run.
+"""
 from __future__ import annotations
 
+import io
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from ..core.findings import Finding, Severity
 from .report import CheckReport, FileReport
 
 _WORDS = {
     "ja": {"error": "エラー", "warning": "警告", "info": "情報", "ok": "問題なし",
-           "total": "合計", "budget": "総{points}", "declared": "記入", "files": "ファイル",
-           "invalid": "エラーあり", "summary": "{n} ファイル中 {bad} ファイルにエラー",
+           "total": "合計", "budget": "総{points}", "declared": "記入", "invalid": "エラーあり",
+           "summary": "{n} ファイル（エラーあり {bad}）: エラー {errors}、警告 {warnings}、情報 {infos}",
            "party": "パーティ（{members}人）: 経験＋階級の平均 {mean} → 切り捨て {floor}",
-           "unit_level": "、ユニット・レベル {level}", "no_table": "（ユニット・レベル表はカタログにありません）"},
+           "unit_level": "、ユニット・レベル {level}",
+           "folded": "カタログにない表（{files} ファイル）: {tables}。これらの確認はしていません（--catalog で表を渡せます）",
+           "where": "場所", "item": "項目", "rule": "計算", "cost": "{points}", "derived": "派生値",
+           "value": "値", "sum": "合計", "incomplete": "計算できない項目あり",
+           "catalog": "カタログ", "unreadable": "読み込めません"},
     "en": {"error": "error", "warning": "warning", "info": "info", "ok": "OK",
-           "total": "total", "budget": "budget ({points})", "declared": "written", "files": "files",
-           "invalid": "has errors", "summary": "{bad} of {n} files have errors",
+           "total": "total", "budget": "budget {points}", "declared": "written", "invalid": "has errors",
+           "summary": "{n} checked, {bad} with errors: errors {errors}, warnings {warnings}, infos {infos}",
            "party": "party ({members}): mean of experience + rank {mean}, floor {floor}",
-           "unit_level": ", unit level {level}", "no_table": " (no unit-level table in the catalog)"},
+           "unit_level": ", unit level {level}",
+           "folded": "tables missing from the catalog ({files} files): {tables}; not checked (give them with --catalog)",
+           "where": "where", "item": "item", "rule": "rule", "cost": "{points}", "derived": "derived value",
+           "value": "value", "sum": "total", "incomplete": "some items could not be evaluated",
+           "catalog": "catalog", "unreadable": "cannot be read"},
 }
-
-
 # What each system's points are called (seed 000 ＵＰ, seed 003 ＰＰ).
-_POINTS = {"up": "ＵＰ", "pp": "ＰＰ"}
+_POINTS = {"ja": {"up": "ＵＰ", "pp": "ＰＰ"}, "en": {"up": "UP", "pp": "PP"}}
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+FOLDED_CODES = ("MG_CATALOG_TABLE_MISSING",)
 
 
-def _file_text(fr: FileReport, lang: str) -> list[str]:
-    w = _WORDS[lang]
-    head = f"{fr.path}: {w['ok'] if fr.valid else w['invalid']}"
-    if fr.computed is not None:
-        head += f" ({w['total']} {fr.computed}"
-        if fr.budget is not None:
-            head += f" / {w['budget'].format(points=_POINTS.get(fr.system or '', 'pt'))} {fr.budget}"
-        if fr.declared is not None:
-            head += f", {w['declared']} {fr.declared}"
-        head += ")"
-    lines = [head]
-    for f in fr.findings:
-        where = f.cell or f.pointer or "-"
-        lines.append(f"  {w[f.level.value]} {f.code} {where}: {f.message(lang)}")
-    return lines
+@dataclass(frozen=True)
+class TextOptions:
+    """How the text report is shown."""
+
+    lang: str = "ja"
+    breakdown: bool = False  # every priced line and derived value, in tables
+    quiet: bool = False  # only files with errors (and the summary)
+    color: bool = False  # ANSI colour (a terminal, and NO_COLOR unset)
+    width: int | None = None  # None: the terminal's, or wide enough not to wrap when piped
 
 
-def render_text(report: CheckReport, lang: str = "ja") -> str:
-    lang = lang if lang in _WORDS else "ja"
-    out: list[str] = []
+def render_text(report: CheckReport, lang: str = "ja", **options: Any) -> str:
+    """The whole report as text (every file, the set checks, the folded notes, the summary)."""
+    opts = TextOptions(lang=lang if lang in _WORDS else "ja", **options)
+    out = io.StringIO()
+    console = _console(out, opts)
+    folded: list[FileReport] = []
     for fr in report.files:
-        out.extend(_file_text(fr, lang))
+        _print_file(console, fr, opts)
+        if any(f.code in FOLDED_CODES for f in fr.findings):
+            folded.append(fr)
     party = report.sets.get("mailgear.party")
     if party is not None:
-        out.extend(_party_text(party, lang))
-    bad = sum(1 for f in report.files if not f.valid)
-    out.append(_WORDS[lang]["summary"].format(n=len(report.files), bad=bad))
-    return "\n".join(out) + "\n"
+        _print_party(console, party, opts)
+    _print_folded(console, folded, opts)
+    _print_summary(console, report, opts)
+    return out.getvalue()
 
 
-def _party_text(party, lang: str) -> list[str]:
-    w = _WORDS[lang]
-    if not party.members:
-        lines = []
-    else:
+def render_file(fr: FileReport, opts: TextOptions) -> str:
+    """One file's lines (for output streamed as each file is checked)."""
+    out = io.StringIO()
+    _print_file(_console(out, opts), fr, opts)
+    return out.getvalue()
+
+
+def _console(out: io.StringIO, opts: TextOptions):
+    from rich.console import Console
+
+    return Console(file=out, force_terminal=opts.color, no_color=not opts.color,
+                   color_system="standard" if opts.color else None, highlight=False,
+                   emoji=False, markup=False, soft_wrap=opts.width is None,
+                   width=opts.width or 200)
+
+
+def _points(fr: FileReport, lang: str) -> str:
+    return _POINTS[lang].get(fr.system or "", "pt")
+
+
+def _header(fr: FileReport, opts: TextOptions):
+    from rich.text import Text
+
+    w = _WORDS[opts.lang]
+    text = Text()
+    text.append(fr.path, style="bold")
+    text.append(": ")
+    if fr.kind == "unreadable":
+        text.append(w["unreadable"], style="bold red")
+        return text
+    status = w["ok"] if fr.valid else w["invalid"]
+    text.append(status, style="green" if fr.valid else "bold red")
+    details = []
+    if fr.computed is not None:
+        total = f"{w['total']} {fr.computed}"
+        if fr.budget is not None:
+            total += f" / {w['budget'].format(points=_points(fr, opts.lang))} {fr.budget}"
+        if fr.declared is not None:
+            total += f", {w['declared']} {fr.declared}"
+        details.append(total)
+    label = w["catalog"] if fr.kind == "catalog" else fr.system
+    if label:
+        details.insert(0, label)
+    if details:
+        text.append(f" ({'; '.join(details)})")
+    return text
+
+
+def _print_file(console, fr: FileReport, opts: TextOptions) -> None:
+    if opts.quiet and fr.valid:
+        return
+    console.print(_header(fr, opts))
+    shown = [f for f in fr.findings if f.code not in FOLDED_CODES]
+    _print_findings(console, shown, opts)
+    if opts.breakdown and fr.evaluation is not None:
+        _print_breakdown(console, fr, opts)
+
+
+def _print_findings(console, findings: Iterable[Finding], opts: TextOptions, indent: str = "  ") -> None:
+    """One line per finding, the severity and code columns padded to the same display width."""
+    from rich.cells import cell_len
+    from rich.text import Text
+
+    w = _WORDS[opts.lang]
+    rows = [(w[f.level.value], f.code, f.cell or f.pointer or "-", f.message(opts.lang), f.level)
+            for f in findings]
+    if not rows:
+        return
+    widths = [max(cell_len(r[k]) for r in rows) for k in range(3)]
+    for level_word, code, where, message, level in rows:
+        line = Text(indent)
+        line.append(level_word + " " * (widths[0] - cell_len(level_word)), style=_STYLE[level])
+        line.append(" ")
+        line.append(code + " " * (widths[1] - cell_len(code)), style="dim" if level is Severity.INFO else "")
+        line.append(" ")
+        line.append(where + " " * (widths[2] - cell_len(where)))
+        line.append(" " + message)
+        console.print(line)
+
+
+def _print_breakdown(console, fr: FileReport, opts: TextOptions) -> None:
+    """Every priced line (with the total) and every derived value, each in a table."""
+    from rich import box
+    from rich.table import Table
+
+    w = _WORDS[opts.lang]
+    ev = fr.evaluation
+    if ev.lines:
+        table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
+        table.add_column(w["where"])
+        table.add_column(w["item"])
+        table.add_column(w["rule"])
+        table.add_column(w["cost"].format(points=_points(fr, opts.lang)), justify="right")
+        for line in ev.lines:
+            table.add_row(line.pointer, line.item, line.rule, str(line.cost))
+        table.add_row("", w["sum"], "" if ev.complete else w["incomplete"], str(ev.total),
+                      style="bold")
+        console.print(table)
+    if ev.derived:
+        table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
+        table.add_column(w["where"])
+        table.add_column(w["derived"])
+        table.add_column(w["value"], justify="right")
+        for d in ev.derived.values():
+            table.add_row(d.pointer, d.label, "" if d.value is None else str(d.value))
+        console.print(table)
+
+
+def _print_party(console, party, opts: TextOptions) -> None:
+    w = _WORDS[opts.lang]
+    if party.members:
         mean = f"{float(party.mean):.2f}".rstrip("0").rstrip(".")
         line = w["party"].format(members=party.members, mean=mean, floor=party.floor)
         line += w["unit_level"].format(level=party.unit_level) if party.unit_level is not None else ""
-        lines = [line]
-    for f in party.findings:
-        lines.append(f"  {w[f.level.value]} {f.code} {f.pointer or '-'}: {f.message(lang)}")
-    return lines
+        console.print(line)
+    _print_findings(console, [f for f in party.findings if f.code not in FOLDED_CODES], opts)
+
+
+def _print_folded(console, files: list[FileReport], opts: TextOptions) -> None:
+    """The catalog-table notes of the whole run in one line: which tables, in how many files."""
+    if not files or opts.quiet:
+        return
+    from rich.text import Text
+
+    w = _WORDS[opts.lang]
+    tables = dict.fromkeys(str(f.params.get("label") if opts.lang == "ja" else f.params.get("table"))
+                           for fr in files for f in fr.findings if f.code in FOLDED_CODES)
+    sep = "、" if opts.lang == "ja" else ", "
+    line = Text()
+    line.append(w["info"], style=_STYLE[Severity.INFO])
+    line.append(" " + w["folded"].format(files=len(files), tables=sep.join(tables)))
+    console.print(line)
+
+
+def _print_summary(console, report: CheckReport, opts: TextOptions) -> None:
+    s = report.summary()
+    console.print(_WORDS[opts.lang]["summary"].format(n=s["files"], bad=s["invalid"], errors=s["errors"],
+                                                      warnings=s["warnings"], infos=s["infos"]),
+                  style="bold" if report.valid else "bold red")

@@ -24,13 +24,17 @@ def read_input_text(path: str | Path, error: type[InputError] = InputError) -> s
 def load_json_document(path: str | Path) -> dict[str, Any]:
     """A document read from a JSON file; InputError (exit 2) naming the file if it cannot be."""
     p = Path(path)
-    text = read_input_text(p)
+    return parse_json_document(read_input_text(p), str(p))
+
+
+def parse_json_document(text: str, name: str) -> dict[str, Any]:
+    """A document parsed from ``text``; InputError naming ``name`` if it is no JSON object."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
+        raise InputError(f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
     if not isinstance(doc, dict):
-        raise InputError(f"{p}: a document must be a JSON object, not {type(doc).__name__}")
+        raise InputError(f"{name}: a document must be a JSON object, not {type(doc).__name__}")
     return doc
 
 

@@ -7,18 +7,27 @@ from typing import Any, Mapping
 from ..core.source import CATALOG, Origin, Source
 from ..rules.options import document_readings
 from .context import catalog_from
-from .files import load_json_document
+from .files import load_json_document, parse_json_document
 
 SUFFIXES = (".json",)
 
 
 def read(path: Path) -> Source:
     """The file as a Source; InputError (an unreadable Source) when it is no JSON object."""
-    data = load_json_document(path)
+    return _source(load_json_document(path), str(path))
+
+
+def read_stdin() -> Source:
+    """A JSON document (or catalog) on standard input, named ``<stdin>`` in the report."""
+    import sys
+
+    return _source(parse_json_document(sys.stdin.read(), "<stdin>"), "<stdin>")
+
+
+def _source(data: dict[str, Any], name: str) -> Source:
     if is_catalog(data):
-        return Source(str(path), Origin("json"), CATALOG,
-                      context={"catalog": catalog_from(data, source=str(path))})
-    return Source(str(path), Origin("json"), document=data, options=document_readings(data))
+        return Source(name, Origin("json"), CATALOG, context={"catalog": catalog_from(data, source=name)})
+    return Source(name, Origin("json"), document=data, options=document_readings(data))
 
 
 def is_catalog(data: Mapping[str, Any]) -> bool:

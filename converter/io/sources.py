@@ -20,8 +20,19 @@ INPUT_SUFFIXES = tuple(s for suffixes in READERS.values() for s in suffixes)
 SKIPPED_FOLDERS = ("broken",)
 
 
+STDIN = "-"
+
+
 def read_source(path: str | Path) -> Source:
-    """The Source of one file, read by the reader its suffix names (JSON when none does)."""
+    """The Source of one file, read by the reader its suffix names (JSON when none does);
+    ``-`` is a JSON document on standard input."""
+    if str(path) == STDIN:
+        from .json_files import read_stdin
+
+        try:
+            return read_stdin()
+        except InputError as exc:
+            return unreadable("<stdin>", str(exc))
     p = Path(path)
     module = next((m for m, suffixes in READERS.items() if p.suffix.lower() in suffixes),
                   "converter.io.json_files")
@@ -38,19 +49,36 @@ def read_sources(paths: Iterable[str | Path]) -> Iterator[Source]:
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files named, and the inputs inside folders named (sorted, recursive).
+    """Files named, and the inputs inside folders named (sorted, recursive), each once.
 
     In a folder, hidden entries and sub-folders named ``broken`` are passed over; name them
-    directly to check them."""
+    directly to check them. A file named twice (or found again in a folder) is read once."""
     out: list[Path] = []
     for raw in paths:
         p = Path(raw)
-        if p.is_dir():
+        if str(raw) == STDIN:
+            out.append(p)
+        elif p.is_dir():
             out.extend(sorted(q for q in p.rglob("*")
                               if q.is_file() and q.suffix.lower() in INPUT_SUFFIXES
                               and not any(part.startswith(".") or part in SKIPPED_FOLDERS
                                           for part in q.relative_to(p).parts[:-1])
                               and not q.name.startswith((".", "~$"))))
         else:
+            out.append(p)
+    return _once(out)
+
+
+def _once(paths: list[Path]) -> list[Path]:
+    """``paths`` without repeats (the same file by any spelling), first occurrence kept."""
+    seen: set[str] = set()
+    out = []
+    for p in paths:
+        try:
+            key = str(p.resolve()) if str(p) != STDIN else STDIN
+        except OSError:
+            key = str(p)
+        if key not in seen:
+            seen.add(key)
             out.append(p)
     return out

@@ -58,23 +58,55 @@ def error_findings(error) -> Iterator[Finding]:
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         yield Finding("SCHEMA_REQUIRED", where, {"field": missing})
     elif kind == "type":
-        yield Finding("SCHEMA_TYPE", where, {"value": _short(value), "expected": error.validator_value})
+        yield Finding("SCHEMA_TYPE", where, {"value": _short(value), **_type_names(error.validator_value)})
     elif kind == "enum":
         yield Finding("SCHEMA_ENUM", where, {"value": _short(value),
                                              "choices": [c for c in error.validator_value if c is not None]})
     elif kind == "const":
         yield Finding("SCHEMA_CONST", where, {"value": _short(value), "expected": error.validator_value})
-    elif kind in ("minimum", "exclusiveMinimum", "minItems", "minLength"):
+    elif kind in ("minimum", "exclusiveMinimum"):
         yield Finding("SCHEMA_MINIMUM", where, {"value": _short(value), "limit": error.validator_value})
-    elif kind in ("maximum", "exclusiveMaximum", "maxItems", "maxLength"):
+    elif kind in ("maximum", "exclusiveMaximum"):
         yield Finding("SCHEMA_MAXIMUM", where, {"value": _short(value), "limit": error.validator_value})
+    elif kind in ("minItems", "maxItems", "minLength", "maxLength"):
+        code = {"minItems": "SCHEMA_TOO_FEW", "maxItems": "SCHEMA_TOO_MANY",
+                "minLength": "SCHEMA_TOO_SHORT", "maxLength": "SCHEMA_TOO_LONG"}[kind]
+        yield Finding(code, where, {"count": len(value) if hasattr(value, "__len__") else 0,
+                                    "limit": error.validator_value})
+    elif kind == "uniqueItems":
+        yield Finding("SCHEMA_NOT_UNIQUE", where, {"value": _short(value)})
     elif kind == "multipleOf":
         yield Finding("SCHEMA_MULTIPLE_OF", where, {"value": _short(value), "limit": error.validator_value})
     elif kind == "additionalProperties":
-        extra = sorted(set(value) - set(error.schema.get("properties", {})))
-        yield Finding("SCHEMA_ADDITIONAL", where, {"fields": extra})
+        import difflib
+
+        known = list(error.schema.get("properties", {}))
+        extra = sorted(set(value) - set(known))
+        unknown = []
+        for field in extra:
+            close = difflib.get_close_matches(field, [k for k in known if k not in value], n=1, cutoff=0.75)
+            if close:  # a typo: the content under it is not read (weapns for weapons)
+                yield Finding("SCHEMA_MISSPELLED", where, {"field": field, "guess": close[0]})
+            else:
+                unknown.append(field)
+        if unknown:
+            yield Finding("SCHEMA_ADDITIONAL", where, {"fields": unknown})
     else:
         yield Finding("SCHEMA_OTHER", where, {"detail": error.message})
+
+
+_TYPE_NAMES = {"integer": ("整数", "a whole number"), "number": ("数", "a number"),
+               "string": ("文字列", "text"), "boolean": ("true か false", "true or false"),
+               "object": ("{…}（項目のまとまり）", "an object {…}"), "array": ("[…]（リスト）", "a list […]"),
+               "null": ("null", "null")}
+
+
+def _type_names(expected: Any) -> dict[str, str]:
+    """The expected JSON type(s) named in each language (「整数」, "a whole number")."""
+    kinds = expected if isinstance(expected, list) else [expected]
+    names = [_TYPE_NAMES.get(k, (str(k), str(k))) for k in kinds]
+    return {"expected_ja": "または".join(n[0] for n in names),
+            "expected_en": " or ".join(n[1] for n in names)}
 
 
 def _short(value: Any) -> str:

@@ -57,6 +57,8 @@ def _evaluate(doc: Mapping[str, Any], source: Source, rule_options: Mapping[str,
     from ..schema import validate
 
     system = doc.get("system")
+    if "system" not in doc:
+        return [Finding("SCHEMA_REQUIRED", "", {"field": "system"})]
     if system not in system_ids():
         return [Finding("DOC_SYSTEM_UNKNOWN", "/system", {"value": system, "choices": system_ids()})]
     rules = get_system(system)
@@ -68,15 +70,44 @@ def _evaluate(doc: Mapping[str, Any], source: Source, rule_options: Mapping[str,
     schema_findings = validate(doc, system)
     ev = rules.evaluate_with(doc, {k: v["value"] for k, v in options.items()}, context)
     report.evaluation = ev
-    engine_at = {f.pointer for f in ev.findings if f.level is Severity.ERROR}
-    # The engine's message is the better one (Japanese, with a hint): keep one per place. A
-    # missing field is the schema's at its parent; the engine's at the field itself.
-    kept = [f for f in schema_findings if f.pointer not in engine_at
-            and not (f.code == "SCHEMA_REQUIRED" and f"{f.pointer}/{f.params.get('field')}" in engine_at)]
-    out = kept + ev.findings + notes
-    if not ev.complete:
-        out.append(Finding("ENGINE_INCOMPLETE"))
-    return out
+    return _one_per_cause(schema_findings, ev.findings, ev.complete) + notes
+
+
+# A value of the wrong type, a missing field: the root cause, which the engine's messages about
+# the same value would only obscure. A value not among the choices, a key the format does not
+# have: the engine could not read it as written either.
+ROOT_CAUSES = ("SCHEMA_TYPE", "SCHEMA_REQUIRED")
+NOT_READ = ("SCHEMA_TYPE", "SCHEMA_REQUIRED", "SCHEMA_ENUM", "SCHEMA_MISSPELLED")
+
+
+def _one_per_cause(schema: list[Finding], engine: list[Finding], complete: bool) -> list[Finding]:
+    """Schema and engine findings, one per problem, root causes first.
+
+    Where the schema says a value has the wrong type or is missing, the engine's findings at that
+    value or below it are follow-ups and are dropped; below a value not among the choices, too.
+    Where both report another problem at one place, the engine's message is the better one
+    (Japanese, with a hint: 「近い値: 30、40」). When anything was not read as written, the
+    findings that need a complete evaluation (a written total against the computed one) are
+    dropped and ENGINE_INCOMPLETE says the totals are partial."""
+    causes = [(_cause_pointer(f), f.code in ROOT_CAUSES) for f in schema if f.code in NOT_READ]
+    follow_ups = [f for f in engine
+                  if any(f.pointer.startswith(c + "/") or (same and f.pointer == c) for c, same in causes)]
+    engine = [f for f in engine if f not in follow_ups]
+    engine_at = {f.pointer for f in engine if f.level is Severity.ERROR}
+    kept = [f for f in schema if f.code in ROOT_CAUSES or f.code in ("SCHEMA_ADDITIONAL", "SCHEMA_MISSPELLED")
+            or f.pointer not in engine_at]
+    complete = complete and not follow_ups and not causes
+    if not complete:
+        engine = [f for f in engine if not f.entry.needs_complete] + [Finding("ENGINE_INCOMPLETE")]
+    return kept + engine
+
+
+def _cause_pointer(f: Finding) -> str:
+    """Where a root cause is: a missing or misspelled field at the field itself, not its parent."""
+    if f.code in ("SCHEMA_REQUIRED", "SCHEMA_MISSPELLED"):
+        return f"{f.pointer}/{f.params.get('field')}"
+    return f.pointer
+
 
 
 def _options_in_force(system: str, source: Source, rule_options: Mapping[str, str]
@@ -109,7 +140,9 @@ def _placed(findings: Iterable[Finding], cells: Mapping[str, str]) -> list[Findi
 
 
 def _ordered(findings: Iterable[Finding]) -> list[Finding]:
-    return sorted(findings, key=lambda f: (_LEVEL_ORDER[f.level], f.pointer))
+    """Errors, then warnings, then infos; within each, in the order found (the reader's, the
+    schema's root causes, the engine's), so the first error is the root cause."""
+    return sorted(findings, key=lambda f: _LEVEL_ORDER[f.level])
 
 
 def check_sources(sources: Iterable[Source], options: Mapping[str, str] | None = None,

@@ -32,6 +32,7 @@ class CatalogEntry:
     title: str
     ja: str
     en: str
+    needs_complete: bool = False  # only meaningful when every item was evaluated (a total)
 
 
 @lru_cache(maxsize=1)
@@ -51,7 +52,7 @@ def catalog() -> dict[str, CatalogEntry]:
     for code, entry in raw.items():
         try:
             out[code] = CatalogEntry(code, Severity(entry["severity"]), entry["title"],
-                                     entry["ja"], entry["en"])
+                                     entry["ja"], entry["en"], bool(entry.get("needs_complete", False)))
         except (KeyError, ValueError) as exc:  # a broken catalog is a packaging bug
             raise CatalogError(f"catalog.toml: entry {code!r} is incomplete: {exc}") from exc
     return out
@@ -99,7 +100,14 @@ class Finding:
                 "cell": self.cell, "message": self.message(lang)}
 
 
+_NOTHING = {"ja": "（空欄）", "en": "(blank)"}
+
+
 def _show(value: Any, lang: str) -> str:
+    """A message parameter as a user reads it: lists joined, whole floats whole, a missing value
+    said in words (never Python's None)."""
+    if value is None:
+        return _NOTHING.get(lang, _NOTHING["ja"])
     if isinstance(value, (list, tuple)):
         sep = "、" if lang == "ja" else ", "
         return sep.join(_show(v, lang) for v in value)

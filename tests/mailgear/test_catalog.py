@@ -71,8 +71,9 @@ def test_schema_messages_are_worded_like_document_checks() -> None:
     raw = _example()
     raw["levels"][2]["experience"] = "25"
     f = _at(catalog_from(raw), "/levels/2/experience")
-    assert f.message("ja").startswith("カタログ: ") and "integer" in f.message("ja")
-    assert f.message("en").startswith("catalog: ")
+    # The expected type in each message's own language (issue 11: no English inside Japanese).
+    assert f.message("ja").startswith("カタログ: ") and "整数が必要です" in f.message("ja")
+    assert f.message("en").startswith("catalog: ") and "a whole number expected" in f.message("en")
 
 
 def test_ladders_must_rise() -> None:

@@ -114,7 +114,8 @@ DUPLICATED = [
     ("weapon morale", {"weapons": [melee(morale="angry")]}, "/weapons/0/morale", "UP_MORALE_UNKNOWN"),
     ("weapon terrain", {"weapons": [melee(terrain={"air": "X"})]}, "/weapons/0/terrain/air",
      "UP_TERRAIN_GRADE"),
-    ("weapon not an object", {"weapons": ["ビームライフル"]}, "/weapons/0", "UP_ITEM_MALFORMED"),
+    # A wrong type is the schema's root cause (issue 11): its finding, not the engine's, is kept.
+    ("weapon not an object", {"weapons": ["ビームライフル"]}, "/weapons/0", "SCHEMA_TYPE"),
     ("bunshin level", {"abilities": [{"id": "bunshin", "level": 8}]}, "/abilities/0/level",
      "UP_ABILITY_LEVEL"),
     ("shield uses", {"abilities": [{"id": "shield", "armor": 5, "uses": 2}]}, "/abilities/0/uses",
@@ -159,6 +160,48 @@ def test_schema_only_findings_are_kept() -> None:
     assert [(f.code, f.pointer) for f in report.findings] == [("SCHEMA_ADDITIONAL", "")]
 
 
+def test_a_misspelled_key_is_the_root_cause() -> None:
+    """weapns for weapons: a misspelling named first; the total is partial, so no mismatch."""
+    doc = unit(weapons=[melee()])
+    doc["weapns"] = doc.pop("weapons")
+    doc["declared_total"] = 999
+    report = check_document(doc)
+    assert [(f.code, f.pointer) for f in report.findings] == [("SCHEMA_MISSPELLED", ""),
+                                                              ("ENGINE_INCOMPLETE", "")]
+    assert report.findings[0].params == {"field": "weapns", "guess": "weapons"}
+
+
+def test_a_number_typed_as_text_says_so_once() -> None:
+    """"range": "4", "dice": "1": the type error only, never the table's follow-up messages."""
+    report = check_document(unit(weapons=[melee(range="1", damage={"dice": "1", "fixed": 10})]))
+    codes = [(f.code, f.pointer) for f in report.findings]
+    assert sorted(codes[:2]) == [("SCHEMA_TYPE", "/weapons/0/damage/dice"), ("SCHEMA_TYPE", "/weapons/0/range")]
+    assert codes[2:] == [("ENGINE_INCOMPLETE", "")]
+    assert "整数が必要です" in report.findings[0].message("ja")
+    assert "a whole number expected" in report.findings[0].message("en")
+
+
+def test_japanese_movement_names_are_not_refunded() -> None:
+    """["陸", "宇宙"]: not among the choices; the engine does not price one type fewer."""
+    doc = unit(movement=["陸", "宇宙"])
+    doc["declared_total"] = 400
+    report = check_document(doc)
+    assert [f.code for f in report.findings] == ["UP_MOVEMENT_UNKNOWN", "UP_MOVEMENT_UNKNOWN",
+                                                 "ENGINE_INCOMPLETE"]
+    assert all(line.pointer != "/movement" for line in report.breakdown)
+
+
+def test_a_missing_field_never_reads_none() -> None:
+    """A unit without its size, a document without a system: SCHEMA_REQUIRED, no 「None」."""
+    doc = unit()
+    del doc["size"]
+    report = check_document(doc)
+    assert [(f.code, f.params.get("field")) for f in report.findings][0] == ("SCHEMA_REQUIRED", "size")
+    assert not any("None" in f.message(lang) for f in report.findings for lang in ("ja", "en"))
+    report = check_document({"format": 1})
+    assert [(f.code, f.params) for f in report.findings] == [("SCHEMA_REQUIRED", {"field": "system"})]
+
+
 def test_partial_total_is_flagged_in_the_report() -> None:
     """An unpriceable item adds ENGINE_INCOMPLETE (info) to the report."""
     report = check_document(unit(weapons=[melee(range=9)]))
@@ -199,14 +242,25 @@ MALFORMED = [
 ]
 
 
+# A list where a name belongs is not among the choices (an enum error, not a type error): the
+# engine's message, naming the choices, is kept.
+ENGINE_MESSAGE_SHOWN = {"kind as list": "UP_WEAPON_KIND", "morale as list": "UP_MORALE_UNKNOWN",
+                        "ability id as list": "UP_ABILITY_UNKNOWN",
+                        "movement item as list": "UP_MOVEMENT_UNKNOWN"}
+
+
 @pytest.mark.parametrize(("what", "overrides", "where", "code"), MALFORMED,
                          ids=[row[0] for row in MALFORMED])
 def test_malformed_item_is_reported_not_raised(what: str, overrides: dict[str, Any], where: str,
                                                code: str) -> None:
-    """A value of the wrong shape is an engine finding at its pointer; pricing goes on."""
+    """A value of the wrong shape is an engine finding at its pointer; pricing goes on. In the
+    report, where the schema names the root cause (a wrong type), its finding is the one shown;
+    a value of the right type the tables lack keeps the engine's message (issue 11)."""
     p = priced(unit(**overrides))
     assert (code, where) in found(p)
     assert p.lines[0].pointer == "/size"
     report = check_document(unit(**overrides))
-    assert code in [f.code for f in report.findings if f.pointer == where]
+    shown = ENGINE_MESSAGE_SHOWN.get(what, "SCHEMA_TYPE")
+    assert [f.code for f in report.findings if f.pointer == where] == [shown]
+    assert report.findings[0].code == shown and report.findings[-1].code == "ENGINE_INCOMPLETE"
     assert not report.valid

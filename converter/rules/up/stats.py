@@ -82,10 +82,13 @@ def price_movement(doc: Mapping[str, Any], size: Size, t: UpTables, out: Evaluat
         if m not in t.movement_types:
             out.find("UP_MOVEMENT_UNKNOWN", pointer("movement", i), value=m,
                      choices=list(t.movement_types))
+            out.skip(pointer("movement", i))  # its price (one type more or less) is unknown
         elif m in seen:  # at the list, where the schema's uniqueItems reports it too
             out.find("UP_MOVEMENT_DUPLICATE", "/movement", value=t.movement_types[m])
         seen.add(m)
     known = [m for m in seen if m in t.movement_types]
+    if len(known) < len(seen):  # an unknown type: how many types the unit has is not known
+        return
     delta = len(known) - t.raw["movement"]["baseline_count"]
     if delta:
         unit_price = size.base_up // t.raw["movement"]["price_divisor"]

@@ -11,7 +11,10 @@ from typing import Sequence
 
 from .core.errors import MechasheetError
 
-EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
+# 0 no error; 1 rule or schema errors; 2 an input unreadable or output refused; 3 a bug of ours;
+# 130 interrupted (Ctrl-C), as shells report a SIGINT.
+EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+REPORT_BUGS = "https://github.com/mechasheet/mechasheet/issues"
 
 CHECK_EXAMPLES = """examples:
   mechasheet check samples/up/                 every unit in a folder, Japanese
@@ -40,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="mechasheet",
         description="Japanese mecha TRPG sheets: check, price and convert unit and pilot sheets.")
     p.add_argument("--version", action="version", version=f"mechasheet {_version()}")
+    p.add_argument("--debug", action="store_true", help="on an internal error, print the traceback")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     lang = {"choices": ("ja", "en"), "default": default_lang(),
             "help": "language of every message (default: from LANG, else ja)"}
@@ -173,16 +177,17 @@ def _cmd_template(args: argparse.Namespace) -> int:
 def _cmd_write(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .io.files import load_json_document
+    from .io.files import load_json_document, refuse_inputs
     from .rules import system_ids
     from .rules.options import document_readings, parse_rule_args
     from .sheets import write_sheet
 
     doc = load_json_document(args.document)
+    output = args.output or Path(args.document).with_suffix(".xlsx")
+    refuse_inputs(output, [p for p in (args.document, args.catalog, args.skills) if p])
     # The document's own readings (its ``rules``), unless --rule names another.
     options = {**document_readings(doc), **parse_rule_args(args.rule, system_ids())}
-    out = write_sheet(doc, args.output or Path(args.document).with_suffix(".xlsx"), args.force, options,
-                      _context(args))
+    out = write_sheet(doc, output, args.force, options, _context(args))
     sys.stdout.write(f"{out}\n")
     return EXIT_OK
 
@@ -201,7 +206,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
         sys.stderr.write(f"{f.level.value} {f.code} {f.cell or f.pointer}: {f.message(args.lang)}\n")
     text = dump_document(doc)
     if args.output:
-        write_atomic(args.output, text, args.force)
+        write_atomic(args.output, text, args.force, inputs=[args.sheet])
     else:
         sys.stdout.write(text)
     return EXIT_FINDINGS if any(f.level.value == "error" for f in findings) else EXIT_OK
@@ -212,6 +217,10 @@ COMMANDS = {"check": _cmd_check, "schema": _cmd_schema, "rules": _cmd_rules,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; every outcome is an exit code, never a traceback (unless --debug)."""
+    for stream in (sys.stdout, sys.stderr):  # a file name or text no encoding can print
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     args = _parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
@@ -220,6 +229,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.exit_code
     except BrokenPipeError:
         return EXIT_OK
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED  # quietly: output files are written whole or not at all
+    except Exception as exc:  # a bug of ours: one line, the traceback only when asked
+        if args.debug:
+            import traceback
+
+            traceback.print_exc()
+        sys.stderr.write(f"mechasheet: internal error ({type(exc).__name__}: {exc}); "
+                         f"please report it at {REPORT_BUGS} (--debug prints the traceback)\n")
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

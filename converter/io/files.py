@@ -5,7 +5,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from ..core.errors import InputError, OutputError
 
@@ -42,26 +42,102 @@ def dump_document(doc: dict[str, Any]) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
 
-def write_atomic(path: str | Path, data: bytes | str, force: bool = False) -> Path:
-    """Write ``data`` to ``path`` through a temporary file and a rename, never half a file.
+TEMP_MARK = ".mechasheet-"  # our temporary files: ".<name>.mechasheet-<random>.tmp"
+_RUN_STARTED = __import__("time").time()
 
-    An existing file is replaced only with ``force``.
-    """
+
+def refuse_inputs(output: str | Path, inputs: Iterable[str | Path]) -> None:
+    """OutputError when ``output`` is one of ``inputs`` (the same file by any path or link):
+    an input is never replaced, with or without --force."""
+    out = Path(output)
+    for raw in inputs:
+        src = Path(raw)
+        same = False
+        try:
+            same = out.exists() and src.exists() and os.path.samefile(out, src)
+        except OSError:
+            pass
+        if same or out.resolve() == src.resolve():
+            raise OutputError(f"{out}: is the input {src}; inputs are never replaced (choose another -o)")
+
+
+def write_atomic(path: str | Path, data: bytes | str, force: bool = False,
+                 inputs: Iterable[str | Path] = ()) -> Path:
+    """Write ``data`` to ``path`` whole or not at all, never replacing an input.
+
+    The bytes go to a temporary file beside the target, then: with ``force``, a rename over any
+    existing file; without, a hard link that fails if the target exists (exclusive: of several
+    writers to a new path, exactly one succeeds). The file gets the mode the umask gives. Our
+    temporary files left by a killed earlier run are removed first."""
     p = Path(path)
+    refuse_inputs(p, inputs)
     if p.exists() and not force:
         raise OutputError(f"{p}: already exists (use --force to replace it)")
-    p.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"{p.parent}: cannot create the folder: {exc.strerror or exc}") from exc
+    _remove_stale_temporaries(p)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}{TEMP_MARK}", suffix=".tmp", dir=p.parent)
+    except OSError as exc:
+        raise OutputError(f"{p}: cannot write in {p.parent}: {exc.strerror or exc}") from exc
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, p)
+        os.chmod(tmp, 0o666 & ~_umask())
+        if force:
+            os.replace(tmp, p)
+        else:
+            _publish_exclusive(tmp, p)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, FileExistsError):
+            raise OutputError(f"{p}: already exists (use --force to replace it)") from exc
         if isinstance(exc, OSError):
-            raise OutputError(f"{p}: cannot write: {exc}") from exc
+            raise OutputError(f"{p}: cannot write: {exc.strerror or exc}") from exc
         raise
     return p
+
+
+def _publish_exclusive(tmp: str, target: Path) -> None:
+    """Give ``tmp`` the name ``target`` only if no file has it (os.link fails on an existing
+    name, atomically); where hard links are not supported, an O_EXCL copy."""
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        raise
+    except OSError:
+        with open(target, "xb") as out, open(tmp, "rb") as src:
+            out.write(src.read())
+            out.flush()
+            os.fsync(out.fileno())
+    os.unlink(tmp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _remove_stale_temporaries(target: Path) -> None:
+    """Our own temporary files for ``target`` older than this run (a killed write's leftovers)."""
+    try:
+        for q in target.parent.glob(f".{glob_escape(target.name)}{TEMP_MARK}*.tmp"):
+            try:
+                if q.stat().st_mtime < _RUN_STARTED:
+                    q.unlink()
+            except OSError:
+                continue
+    except OSError:
+        return
+
+
+def glob_escape(name: str) -> str:
+    import glob
+
+    return glob.escape(name)

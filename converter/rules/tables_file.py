@@ -16,7 +16,9 @@ from ..core.errors import RuleTableError
 def load_tables(system: str) -> dict[str, Any]:
     """The parsed ``tables.toml`` of ``system`` (cached; treat it as read-only)."""
     try:
-        text = resources.files(f"{__package__}.{system}").joinpath("tables.toml").read_text("utf-8")
+        # Read through the rules package, so that loading one system's tables (say, to check a
+        # --rule name) never imports that system's engine.
+        text = resources.files(__package__).joinpath(system, "tables.toml").read_text("utf-8")
     except (ModuleNotFoundError, FileNotFoundError) as exc:
         raise RuleTableError(f"no rule tables for system {system!r}") from exc
     try:

@@ -150,7 +150,7 @@ def test_json_report_has_exactly_the_documented_shape(capsys) -> None:
         assert sum(line["cost"] for line in fr["breakdown"]) == fr["totals"]["computed"]
         for f in fr["findings"]:
             seen_finding = True
-            assert set(f) == {"code", "severity", "pointer", "cell", "message"}
+            assert set(f) == {"code", "severity", "pointer", "cell", "message", "hint"}
             assert f["severity"] in {"error", "warning", "info"}
         assert fr["valid"] == (not any(f["severity"] == "error" for f in fr["findings"]))
     assert seen_finding

@@ -130,11 +130,13 @@ class CheckReport:
 
 def build_report_schema() -> dict[str, Any]:
     """The JSON Schema of ``check --format json`` (schemas/report.schema.json)."""
-    finding = {"type": "object", "required": ["code", "severity", "pointer", "cell", "message"],
+    # One object for every finding: a file's and a set check's (mailgear.party) alike.
+    finding = {"type": "object", "required": ["code", "severity", "pointer", "cell", "message", "hint"],
                "properties": {"code": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
                               "severity": {"enum": [s.value for s in Severity]},
                               "pointer": {"type": "string"}, "cell": {"type": "string"},
-                              "message": {"type": "string"}},
+                              "message": {"type": "string"},
+                              "hint": {"type": "string", "description": "what to do about it"}},
                "additionalProperties": False}
     roll = {"type": "object", "required": ["dice", "sides", "fixed", "each"],
             "properties": {k: {"type": "integer"} for k in ("dice", "sides", "fixed", "each")},

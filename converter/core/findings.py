@@ -1,7 +1,8 @@
 """Findings: what a check says about a document, as plain data with a stable code.
 
 Checks yield findings; the driver adds where they happened. Every code is listed once, in
-``catalog.toml`` or a system's ``rules/<system>/catalog.toml``, with its severity and a Japanese and English message template.
+``catalog.toml`` or a system's ``rules/<system>/catalog.toml``, with its severity, a Japanese and
+English message template, and a fix hint (what the user can do) in each language.
 """
 from __future__ import annotations
 
@@ -32,7 +33,18 @@ class CatalogEntry:
     title: str
     ja: str
     en: str
+    hint_ja: str  # what to do about it: one short sentence, with the message's placeholders
+    hint_en: str
     needs_complete: bool = False  # only meaningful when every item was evaluated (a total)
+
+    def template(self, lang: str, hint: bool = False) -> str:
+        """The message (with ``hint``, the fix hint) template in ``lang``; Japanese if unknown."""
+        lang = lang if lang in LANGS else "ja"
+        return getattr(self, f"hint_{lang}" if hint else lang)
+
+
+#: the texts every catalog entry must have, none of them empty
+_TEXTS = ("title", "ja", "en", "hint_ja", "hint_en")
 
 
 @lru_cache(maxsize=1)
@@ -48,14 +60,22 @@ def catalog() -> dict[str, CatalogEntry]:
                 if code in raw:
                     raise CatalogError(f"rules/{folder.name}/catalog.toml: code {code} defined twice")
                 raw[code] = entry
-    out: dict[str, CatalogEntry] = {}
-    for code, entry in raw.items():
-        try:
-            out[code] = CatalogEntry(code, Severity(entry["severity"]), entry["title"],
-                                     entry["ja"], entry["en"], bool(entry.get("needs_complete", False)))
-        except (KeyError, ValueError) as exc:  # a broken catalog is a packaging bug
-            raise CatalogError(f"catalog.toml: entry {code!r} is incomplete: {exc}") from exc
-    return out
+    return {code: catalog_entry(code, entry) for code, entry in raw.items()}
+
+
+def catalog_entry(code: str, entry: Mapping[str, Any]) -> CatalogEntry:
+    """One entry from its catalog.toml table. A missing or empty text (a message, a hint) or an
+    unknown severity is a :class:`CatalogError`: a broken catalog is a packaging bug."""
+    try:
+        texts = {key: entry[key] for key in _TEXTS}
+        severity = Severity(entry["severity"])
+    except (KeyError, ValueError) as exc:
+        raise CatalogError(f"catalog.toml: entry {code!r} is incomplete: {exc}") from exc
+    empty = [key for key, text in texts.items() if not isinstance(text, str) or not text.strip()]
+    if empty:
+        raise CatalogError(f"catalog.toml: entry {code!r} has no text for {', '.join(empty)}")
+    return CatalogEntry(code, severity, needs_complete=bool(entry.get("needs_complete", False)),
+                        **texts)
 
 
 class _Blank(dict):
@@ -87,7 +107,15 @@ class Finding:
         return self.severity or self.entry.severity
 
     def message(self, lang: str = "ja") -> str:
-        template = getattr(self.entry, lang if lang in LANGS else "ja")
+        """What was found, in ``lang``, with the params filled in."""
+        return self._render(self.entry.template(lang), lang)
+
+    def hint(self, lang: str = "ja") -> str:
+        """What to do about it, in ``lang``, with the params filled in as in :meth:`message`."""
+        return self._render(self.entry.template(lang, hint=True), lang)
+
+    def _render(self, template: str, lang: str) -> str:
+        lang = lang if lang in LANGS else "ja"  # the template's language decides how values read
         return template.format_map(_Blank({k: _show(v, lang) for k, v in self.params.items()}))
 
     def at(self, prefix: str = "", cell: str | None = None) -> "Finding":
@@ -97,7 +125,7 @@ class Finding:
 
     def to_dict(self, lang: str = "ja") -> dict[str, Any]:
         return {"code": self.code, "severity": self.level.value, "pointer": self.pointer,
-                "cell": self.cell, "message": self.message(lang)}
+                "cell": self.cell, "message": self.message(lang), "hint": self.hint(lang)}
 
 
 _NOTHING = {"ja": "（空欄）", "en": "(blank)"}

@@ -52,7 +52,11 @@ def _parser() -> argparse.ArgumentParser:
                        epilog=CHECK_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("paths", nargs="+", metavar="PATH",
                    help="files or folders (searched recursively); - reads a JSON document from standard input")
-    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--format", choices=("text", "json", "jsonl"), default="text",
+                   help="text (each file as it is done), json (one report at the end), jsonl (a line per "
+                        "file as it is done, then a line for the run)")
+    c.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                   help="worker processes (default: one per core; 1 checks JSON in this process)")
     c.add_argument("--breakdown", action="store_true",
                    help="text: every priced line and derived value of each file, in tables")
     c.add_argument("--quiet", action="store_true", help="text: only the files with errors, and the summary")
@@ -75,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("-o", "--output", metavar="SHEET.xlsx", help="default: beside the document")
     w.add_argument("--force", action="store_true", help="replace an existing file")
     w.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    w.add_argument("--lang", **lang)
     w.add_argument("--catalog", metavar="FILE", help="mailgear: the catalog written into the catalog sheet")
     w.add_argument("--skills", metavar="FILE", help="pp: the group's skill list for the dropdown")
 
@@ -87,6 +92,13 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("rules", help="list the rule options of every system")
     r.add_argument("--lang", **lang)
     return p
+
+
+def _jobs(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("at least 1")
+    return value
 
 
 def _version() -> str:
@@ -110,31 +122,83 @@ def _context(args: argparse.Namespace) -> dict:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from . import check_paths
+    """Check files, printing each file's report as soon as it is ready (text, JSON Lines), or
+    the whole report at the end (JSON); a progress bar on a terminal for longer runs."""
     from .check import CATALOG_SYSTEM, FileReport
-    from .check.text import render_text
+    from .check.text import render_file, render_tail, text_options
     from .core.source import CATALOG
+    from .io import expand_paths
     from .rules import system_ids
     from .rules.options import parse_rule_args
+    from .runner import check_files, default_jobs
 
     options = parse_rule_args(args.rule, system_ids())
     context = _context(args)
-    report = check_paths(args.paths, options, context)
-    if not report.files:
+    total = len(expand_paths(args.paths))
+    if not total:
         raise MechasheetError("no documents found in: " + ", ".join(args.paths))
-    if "catalog" in context:  # the catalog's own findings, once, as a file of the report
+    opts = text_options(args.lang, breakdown=args.breakdown, quiet=args.quiet, color=_color(sys.stdout))
+
+    def emit(fr: FileReport) -> None:
+        if args.format == "text":
+            sys.stdout.write(render_file(fr, opts))
+        elif args.format == "jsonl":
+            sys.stdout.write(json.dumps(fr.to_dict(args.lang), ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+
+    own_catalog = None
+    if "catalog" in context:  # the catalog's own findings, once, as the first file of the report
         cat = context["catalog"]
-        report.files.insert(0, FileReport(path=args.catalog, system=CATALOG_SYSTEM,
-                                          findings=list(cat.findings), kind=CATALOG,
-                                          context={"catalog": cat}))
+        own_catalog = FileReport(path=args.catalog, system=CATALOG_SYSTEM, findings=list(cat.findings),
+                                 kind=CATALOG, context={"catalog": cat})
+        emit(own_catalog)
+    with _progress(total) as advance:
+        def on_report(fr: FileReport) -> None:
+            emit(fr)
+            advance()
+
+        jobs = args.jobs or default_jobs()
+        report = check_files(args.paths, options, context, jobs=jobs, on_report=on_report)
+    if own_catalog is not None:
+        report.files.insert(0, own_catalog)
     if args.format == "json":
         sys.stdout.write(json.dumps(report.to_dict(args.lang), ensure_ascii=False, indent=2) + "\n")
+    elif args.format == "jsonl":
+        head = {k: v for k, v in report.to_dict(args.lang).items() if k != "files"}
+        sys.stdout.write(json.dumps({"kind": "run", **head}, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(render_text(report, args.lang, breakdown=args.breakdown, quiet=args.quiet,
-                                     color=_color(sys.stdout)))
+        sys.stdout.write(render_tail(report, opts))
     if report.unreadable:
         return EXIT_INPUT
     return EXIT_OK if report.valid else EXIT_FINDINGS
+
+
+PROGRESS_FROM = 6  # files: fewer finish before a bar would be worth drawing
+
+
+def _progress(total: int):
+    """A context giving ``advance()``: a transient progress bar on standard error when it is a
+    terminal and the run is long enough; nothing otherwise (piped, NO_COLOR is not asked)."""
+    import contextlib
+
+    if total < PROGRESS_FROM or not _color(sys.stderr) and not _is_tty(sys.stderr):
+        return contextlib.nullcontext(lambda: None)
+    return _progress_bar(total)
+
+
+def _is_tty(stream) -> bool:
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
+@__import__("contextlib").contextmanager
+def _progress_bar(total: int):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("check", total=total)
+        yield lambda: progress.advance(task)
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
@@ -177,12 +241,17 @@ def _cmd_template(args: argparse.Namespace) -> int:
 def _cmd_write(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from .core.errors import InputError
     from .io.files import load_json_document, refuse_inputs
+    from .schema import unsafe_number_findings
     from .rules import system_ids
     from .rules.options import document_readings, parse_rule_args
     from .sheets import write_sheet
 
     doc = load_json_document(args.document)
+    unsafe = next(unsafe_number_findings(doc), None)
+    if unsafe is not None:  # NaN, infinities, integers beyond 2**53: no cell holds them as written
+        raise InputError(f"{args.document}: {unsafe.pointer}: {unsafe.message(args.lang)}")
     output = args.output or Path(args.document).with_suffix(".xlsx")
     refuse_inputs(output, [p for p in (args.document, args.catalog, args.skills) if p])
     # The document's own readings (its ``rules``), unless --rule names another.

@@ -39,10 +39,49 @@ def _validator(system: str):
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
+@lru_cache(maxsize=None)
+def _fast_validator(system: str):
+    """jsonschema-rs's compiled validator when it is installed (the ``fast`` extra), else None.
+
+    It answers only "valid or not", some hundred times faster; an invalid document is then
+    explained by jsonschema, so the findings are the same either way (tested)."""
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
+    return jsonschema_rs.validator_for(get_system(system).build_schema())
+
+
 def validate(doc: Mapping[str, Any], system: str) -> list[Finding]:
-    """Every schema violation of ``doc`` as findings, in document order."""
+    """Every schema violation of ``doc`` as findings, in document order, and every number no
+    spreadsheet or JSON reader holds exactly (NaN, infinities, integers beyond ±2**53)."""
+    numbers = list(unsafe_number_findings(doc))
+    fast = _fast_validator(system)
+    if fast is not None and not numbers and fast.is_valid(doc):
+        return []
     errors = sorted(_validator(system).iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
-    return [f for e in errors for f in error_findings(e)]
+    return [f for e in errors for f in error_findings(e)] + numbers
+
+
+SAFE_INTEGER = 2 ** 53  # beyond it, JSON readers and spreadsheets (IEEE doubles) lose digits
+
+
+def unsafe_number_findings(value: Any, at: str = "") -> Iterator[Finding]:
+    """SCHEMA_NUMBER_UNSAFE where a number is NaN, infinite, or an integer beyond ±2**53 (Python's
+    JSON reader accepts them; no sheet can hold them as written)."""
+    import math
+
+    stack: list[tuple[str, Any]] = [(at, value)]
+    while stack:  # iterative: a document nested thousands deep must not exhaust the stack
+        where, node = stack.pop()
+        if isinstance(node, Mapping):
+            stack.extend((where + pointer(k), v) for k, v in reversed(list(node.items())))
+        elif isinstance(node, list):
+            stack.extend((where + pointer(i), v) for i, v in reversed(list(enumerate(node))))
+        elif isinstance(node, float) and not math.isfinite(node):
+            yield Finding("SCHEMA_NUMBER_UNSAFE", where, {"value": str(node)})
+        elif isinstance(node, int) and not isinstance(node, bool) and abs(node) > SAFE_INTEGER:
+            yield Finding("SCHEMA_NUMBER_UNSAFE", where, {"value": str(node)})
 
 
 def error_findings(error) -> Iterator[Finding]:

@@ -11,14 +11,49 @@ from ..core.errors import InputError, OutputError
 
 
 def read_input_text(path: str | Path, error: type[InputError] = InputError) -> str:
-    """The text of an input file (UTF-8, a BOM allowed); ``error`` naming the file if unreadable."""
+    """The text of an input file; ``error`` naming the file if unreadable (see read_input)."""
+    return read_input(path, error)[0]
+
+
+def read_input(path: str | Path, error: type[InputError] = InputError) -> tuple[str, str | None]:
+    """(text, encoding) of an input file: UTF-8 (a BOM allowed; encoding None), else UTF-16 with a
+    BOM, else Shift_JIS/CP932, which older Japanese tools save; ``error`` naming the file if it
+    is none of these."""
     p = Path(path)
     try:
-        return p.read_text(encoding="utf-8-sig")
+        data = p.read_bytes()
     except FileNotFoundError as exc:
         raise error(f"{p}: no such file") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise error(f"{p}: cannot read: {exc}") from exc
+    except IsADirectoryError as exc:
+        raise error(f"{p}: is a folder, not a file") from exc
+    except OSError as exc:
+        raise error(f"{p}: cannot read: {exc.strerror or exc}") from exc
+    return decode_text(data, str(p), error)
+
+
+def decode_text(data: bytes, name: str, error: type[InputError] = InputError) -> tuple[str, str | None]:
+    """``data`` as text, with the encoding named when it is not UTF-8 (see :func:`read_input`)."""
+    import codecs
+
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16"), "UTF-16"
+        except UnicodeDecodeError as exc:
+            raise error(f"{name}: damaged UTF-16 text ({exc.reason} at byte {exc.start}); "
+                        "save it again as UTF-8") from exc
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError:
+        pass
+    if b"\x00" not in data:
+        try:
+            return data.decode("cp932"), "Shift_JIS (CP932)"
+        except UnicodeDecodeError:
+            pass
+    raise error(f"{name}: not text in UTF-8, UTF-16 or Shift_JIS (is it a spreadsheet or another "
+                "binary file?); save it as UTF-8 text")
 
 
 def load_json_document(path: str | Path) -> dict[str, Any]:
@@ -33,6 +68,8 @@ def parse_json_document(text: str, name: str) -> dict[str, Any]:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
+    except RecursionError as exc:
+        raise InputError(f"{name}: JSON nested too deeply to be a document") from exc
     if not isinstance(doc, dict):
         raise InputError(f"{name}: a document must be a JSON object, not {type(doc).__name__}")
     return doc

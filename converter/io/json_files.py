@@ -4,17 +4,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
+from ..core.findings import Finding
 from ..core.source import CATALOG, Origin, Source
 from ..rules.options import document_readings
 from .context import catalog_from
-from .files import load_json_document, parse_json_document
+from .files import parse_json_document, read_input
 
 SUFFIXES = (".json",)
 
 
 def read(path: Path) -> Source:
-    """The file as a Source; InputError (an unreadable Source) when it is no JSON object."""
-    return _source(load_json_document(path), str(path))
+    """The file as a Source; InputError (an unreadable Source) when it is no JSON object. A file
+    saved in UTF-16 or Shift_JIS is read, with an info finding naming its encoding."""
+    text, encoding = read_input(path)
+    source = _source(parse_json_document(text, str(path)), str(path))
+    if encoding is not None:
+        source.findings.append(Finding("INPUT_ENCODING", "", {"encoding": encoding}))
+    return source
 
 
 def read_stdin() -> Source:

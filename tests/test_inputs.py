@@ -1,0 +1,64 @@
+"""Input text as older tools save it, and numbers no sheet holds: read where possible, named
+clearly where not, never a traceback."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from converter import check_path
+from converter.cli import EXIT_INPUT, main
+
+ROOT = Path(__file__).resolve().parents[1]
+UNIT = ROOT / "samples" / "up" / "m-mobile-suit.json"
+
+
+@pytest.mark.parametrize(("encoding", "named"), [("utf-8", None), ("utf-8-sig", None),
+                                                  ("utf-16", "UTF-16"), ("cp932", "Shift_JIS (CP932)")])
+def test_json_in_older_encodings_is_read_with_a_note(tmp_path, encoding: str, named: str | None) -> None:
+    """UTF-8 (BOM or not), UTF-16 with BOM, Shift_JIS: the same report, plus an info naming a
+    non-UTF-8 encoding."""
+    path = tmp_path / "unit.json"
+    path.write_bytes(UNIT.read_text(encoding="utf-8").encode(encoding))
+    report = check_path(path)
+    assert report.computed == 1459 and report.valid
+    notes = [f for f in report.findings if f.code == "INPUT_ENCODING"]
+    if named is None:
+        assert notes == []
+    else:
+        (note,) = notes
+        assert note.level.value == "info" and note.params == {"encoding": named}
+
+
+def test_binary_posing_as_json_says_to_save_as_utf8(tmp_path) -> None:
+    """Bytes that are no text: unreadable, with a message saying what to do."""
+    path = tmp_path / "unit.json"
+    path.write_bytes(bytes(range(256)) * 4)
+    report = check_path(path)
+    (f,) = report.findings
+    assert f.code == "INPUT_UNREADABLE" and "save it as UTF-8" in f.params["reason"]
+
+
+def test_deeply_nested_json_is_unreadable_not_a_crash(tmp_path, capsys) -> None:
+    """JSON nested 100,000 deep: exit 2 with a message, no RecursionError."""
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    assert main(["check", str(path)]) == EXIT_INPUT
+    assert "nested too deeply" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", str(2 ** 53 + 1)])
+def test_numbers_no_sheet_holds_are_findings(tmp_path, capsys, value: str) -> None:
+    """NaN, infinities, integers beyond 2**53: a schema finding at the value in check; write refuses."""
+    text = UNIT.read_text(encoding="utf-8").replace('"budget": 1500', f'"budget": {value}')
+    assert value in text
+    path = tmp_path / "unit.json"
+    path.write_text(text, encoding="utf-8")
+    report = check_path(path)
+    assert ("SCHEMA_NUMBER_UNSAFE", "/budget") in {(f.code, f.pointer) for f in report.findings}
+    assert not report.valid
+    assert main(["write", str(path), "-o", str(tmp_path / "u.xlsx")]) == EXIT_INPUT
+    err = capsys.readouterr().err
+    assert "/budget" in err and "Traceback" not in err
+    assert not (tmp_path / "u.xlsx").exists()

@@ -36,13 +36,13 @@ def check_document(doc: Mapping[str, Any], options: Mapping[str, str] | None = N
 
 
 def check_paths(paths: Iterable[str | Path], options: Mapping[str, str] | None = None,
-                context: Mapping[str, Any] | None = None):
+                context: Mapping[str, Any] | None = None, *, jobs: int = 1):
     """Read every file named (folders searched) and check them together: a
-    :class:`~converter.check.CheckReport`. Reading and checking meet only here."""
-    from .check import check_sources
-    from .io import read_sources
+    :class:`~converter.check.CheckReport`. Each workbook is read in a worker process, so a
+    damaged one costs only itself (:mod:`converter.runner`)."""
+    from .runner import check_files
 
-    return check_sources(read_sources(paths), options, context)
+    return check_files(paths, options, context, jobs=jobs)
 
 
 def check_path(path: str | Path, options: Mapping[str, str] | None = None,

@@ -51,20 +51,25 @@ class TextOptions:
     width: int | None = None  # None: the terminal's, or wide enough not to wrap when piped
 
 
+def text_options(lang: str = "ja", **options: Any) -> TextOptions:
+    return TextOptions(lang=lang if lang in _WORDS else "ja", **options)
+
+
 def render_text(report: CheckReport, lang: str = "ja", **options: Any) -> str:
     """The whole report as text (every file, the set checks, the folded notes, the summary)."""
-    opts = TextOptions(lang=lang if lang in _WORDS else "ja", **options)
+    opts = text_options(lang, **options)
+    return "".join(render_file(fr, opts) for fr in report.files) + render_tail(report, opts)
+
+
+def render_tail(report: CheckReport, opts: TextOptions) -> str:
+    """What follows the files: the set checks, the folded notes, the summary."""
     out = io.StringIO()
     console = _console(out, opts)
-    folded: list[FileReport] = []
-    for fr in report.files:
-        _print_file(console, fr, opts)
-        if any(f.code in FOLDED_CODES for f in fr.findings):
-            folded.append(fr)
     party = report.sets.get("mailgear.party")
     if party is not None:
         _print_party(console, party, opts)
-    _print_folded(console, folded, opts)
+    _print_folded(console, [fr for fr in report.files if any(f.code in FOLDED_CODES for f in fr.findings)],
+                  opts)
     _print_summary(console, report, opts)
     return out.getvalue()
 

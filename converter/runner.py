@@ -1,0 +1,228 @@
+"""Checking many files: each file read and checked on its own, in worker processes when asked
+(``--jobs``), reports handed back in input order as soon as each is ready, set checks at the end.
+
+A workbook is always read in a worker process: the readers are native code (python-calamine), and
+a damaged or hostile file that makes one abort, hang or eat memory must cost that file only, never
+the run. Each worker has a memory limit; a file that takes longer than the time limit has its
+worker killed. Either way that file's report is one INPUT_CRASHED finding and the run goes on.
+Reading (``converter.io``) and checking (``converter.check``) meet here and in the public API only.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from .check import CheckReport, FileReport, check_source
+from .check.checker import run_set_checks
+from .core.findings import Finding
+from .core.source import UNREADABLE, Origin
+from .io import expand_paths, read_source
+from .io.sources import STDIN
+
+#: suffixes read in a worker process even with one job (native readers)
+ISOLATED_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one file may cost before it is given up (named, documented, reported when hit)."""
+
+    seconds: float = 60.0  # wall time to read and check one file
+    memory_bytes: int = 4 * 1024 ** 3  # address space of a worker process
+
+
+def default_jobs() -> int:
+    """One worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None = None,
+                context: Mapping[str, Any] | None = None, *, jobs: int = 1,
+                on_report: Callable[[FileReport], None] | None = None,
+                limits: Limits = Limits()) -> CheckReport:
+    """Every file named (folders searched) checked on its own, then the set checks.
+
+    ``on_report`` receives each file's report in input order as soon as it and the ones before
+    it are done (to print as you go)."""
+    files = expand_paths(paths)
+    options = dict(options or {})
+    context = {k: v for k, v in (context or {}).items() if v is not None}
+    reports: list[FileReport | None] = [None] * len(files)
+    emitted = 0
+
+    def done(index: int, report: FileReport) -> None:
+        nonlocal emitted
+        reports[index] = report
+        while emitted < len(files) and reports[emitted] is not None:
+            if on_report is not None:
+                on_report(reports[emitted])
+            emitted += 1
+
+    # Standard input belongs to this process (a worker's is closed).
+    isolated = [i for i, p in enumerate(files)
+                if str(p) != STDIN and (jobs > 1 or p.suffix.lower() in ISOLATED_SUFFIXES)]
+    in_process = [i for i in range(len(files)) if i not in set(isolated)]
+    if isolated:
+        _run_in_workers(files, isolated, options, context, max(1, min(jobs, len(isolated))), limits, done,
+                        first_local=in_process, local=lambda i: done(i, check_one(files[i], options, context)))
+    else:
+        for i in in_process:
+            done(i, check_one(files[i], options, context))
+    report = CheckReport([r for r in reports if r is not None], options=options)
+    run_set_checks(report)
+    return report
+
+
+def check_one(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
+    """One file read and checked; never raises for what the file holds."""
+    return check_source(read_source(path), options, context)
+
+
+def crashed(path: Path, reason: str) -> FileReport:
+    """The report of a file whose reading stopped the worker (crash, time or memory limit)."""
+    return FileReport(str(path), None, [Finding("INPUT_CRASHED", "", {"reason": reason})], UNREADABLE,
+                      Origin("file"))
+
+
+# --- worker processes ----------------------------------------------------------------------------
+
+def _run_in_workers(files: list[Path], indices: list[int], options: Mapping[str, str],
+                    context: Mapping[str, Any], jobs: int, limits: Limits,
+                    done: Callable[[int, FileReport], None], first_local: list[int],
+                    local: Callable[[int], None]) -> None:
+    """Hand ``indices`` to ``jobs`` workers one file at a time; while they work, check the
+    ``first_local`` files here. A worker that dies or overruns costs only its current file."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    queue = list(indices)
+    workers: dict[Any, _Worker] = {}
+    try:
+        for _ in range(jobs):
+            w = _Worker.start(ctx, options, context, limits)
+            workers[w.conn] = w
+        for w in workers.values():
+            w.give(queue, files)
+        for i in first_local:  # JSON documents while the workers read workbooks
+            local(i)
+        while any(w.busy is not None for w in workers.values()):
+            ready = wait(list(workers), timeout=1.0)
+            for conn in ready:
+                w = workers[conn]
+                try:
+                    index, report = conn.recv()
+                except (EOFError, OSError):  # the worker died on this file
+                    index = w.busy
+                    w.process.join(5)
+                    done(index, crashed(files[index], _death(w.process.exitcode)))
+                    workers.pop(conn)
+                    w = _Worker.start(ctx, options, context, limits)
+                    workers[w.conn] = w
+                else:
+                    done(index, report)
+                w.busy = None
+                w.give(queue, files)
+            now = time.monotonic()
+            for conn, w in list(workers.items()):
+                if w.busy is not None and now - w.started > limits.seconds:
+                    index = w.busy
+                    w.process.kill()
+                    w.process.join()
+                    done(index, crashed(files[index], f"time limit of {limits.seconds:g} s"))
+                    workers.pop(conn)
+                    w = _Worker.start(ctx, options, context, limits)
+                    workers[w.conn] = w
+                    w.give(queue, files)
+    finally:
+        for w in workers.values():
+            w.stop()
+
+
+def _death(exitcode: int | None) -> str:
+    import signal
+
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"the reader stopped ({signal.Signals(-exitcode).name})"
+        except ValueError:
+            pass
+    return f"the reader stopped (exit {exitcode})"
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Any
+    busy: int | None = None
+    started: float = 0.0
+
+    @classmethod
+    def start(cls, ctx, options: Mapping[str, str], context: Mapping[str, Any], limits: Limits) -> "_Worker":
+        parent, child = ctx.Pipe()
+        process = ctx.Process(target=_serve, args=(child, dict(options), dict(context), limits), daemon=True)
+        process.start()
+        child.close()
+        return cls(process, parent)
+
+    def give(self, queue: list[int], files: list[Path]) -> None:
+        """The next file of ``queue``, if any."""
+        if queue:
+            self.busy = queue.pop(0)
+            self.started = time.monotonic()
+            self.conn.send((self.busy, str(files[self.busy])))
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except (OSError, BrokenPipeError):
+            pass
+        self.process.join(2)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.conn.close()
+
+
+def _serve(conn, options: dict[str, str], context: dict[str, Any], limits: Limits) -> None:
+    """A worker: check each file it is sent until told to stop."""
+    import faulthandler
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    faulthandler.disable()  # a reader's crash is reported as the file's finding, not dumped
+    try:  # nor does a native reader's dying message (a Rust backtrace) reach the user's terminal
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+    except OSError:
+        pass
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
+    except (ImportError, ValueError, OSError):
+        pass
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        index, path = msg
+        try:
+            report = check_one(Path(path), options, context)
+        except MemoryError:
+            report = crashed(Path(path), f"memory limit of {limits.memory_bytes // 1024 ** 2} MB")
+        except RecursionError:
+            report = crashed(Path(path), "nested too deeply")
+        except Exception as exc:  # a bug of ours on this file: reported, the run goes on
+            report = crashed(Path(path), f"internal error ({type(exc).__name__}: {exc})")
+        conn.send((index, report))

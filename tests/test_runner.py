@@ -1,0 +1,80 @@
+"""Checking many files: a file that crashes, hangs or eats memory costs only itself; reports come
+in input order, the same with one job or several."""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+import converter.runner as runner
+from converter.runner import Limits, check_files
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+
+
+def _folder(tmp_path: Path, hostile: dict[str, str]) -> Path:
+    """Good samples (JSON and sheets) and files named for what they do to the reader."""
+    for p in sorted((SAMPLES / "up").glob("m-*")) + sorted((SAMPLES / "pp").glob("veteran.*")):
+        (tmp_path / p.name).write_bytes(p.read_bytes())
+    for name in hostile:
+        (tmp_path / name).write_bytes((SAMPLES / "up" / "m-mobile-suit.xlsx").read_bytes())
+    return tmp_path
+
+
+@pytest.fixture
+def hostile_reader(monkeypatch):
+    """The reader as a hostile file would drive it: abort, hang, exhaust memory, or raise.
+    (The workers are forked, so they run this patched reader.)"""
+    real = runner.check_one
+
+    def reader(path, options, context):
+        name = Path(path).stem
+        if name == "abort":
+            os.abort()
+        if name == "hang":
+            time.sleep(600)
+        if name == "memory":
+            return bytes(10 ** 10)  # 10 GB at once: over the worker's memory limit
+        if name == "bug":
+            raise RuntimeError("a bug")
+        return real(path, options, context)
+
+    monkeypatch.setattr(runner, "check_one", reader)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_hostile_file_costs_only_itself(tmp_path, hostile_reader, jobs: int) -> None:
+    """Abort, hang, memory and a bug: each that file's INPUT_CRASHED; every other file checked."""
+    folder = _folder(tmp_path, {"abort.xlsx": "", "hang.xlsx": "", "memory.xlsx": "", "bug.xlsx": ""})
+    started = time.monotonic()
+    report = check_files([folder], jobs=jobs, limits=Limits(seconds=3, memory_bytes=2 * 1024 ** 3))
+    assert time.monotonic() - started < 60
+    by_name = {Path(fr.path).name: fr for fr in report.files}
+    assert len(by_name) == len(list(folder.iterdir()))
+    for name, reason in (("abort.xlsx", "SIGABRT"), ("hang.xlsx", "time limit of 3 s"),
+                         ("memory.xlsx", "memory limit"), ("bug.xlsx", "RuntimeError: a bug")):
+        (f,) = by_name[name].findings
+        assert f.code == "INPUT_CRASHED" and reason in f.params["reason"], (name, f.params)
+        assert by_name[name].kind == "unreadable"
+    good = [fr for name, fr in by_name.items() if name.startswith(("m-", "veteran"))]
+    assert len(good) == 4 and all(fr.valid for fr in good)
+    assert report.unreadable and not report.valid
+
+
+def test_reports_arrive_in_input_order_and_agree_across_jobs(tmp_path) -> None:
+    """on_report sees every file in input order; 1 and 2 jobs give the same reports."""
+    folder = _folder(tmp_path, {})
+    for p in sorted((SAMPLES / "broken" / "up").glob("*.json"))[:5]:
+        (folder / p.name).write_bytes(p.read_bytes())
+    seen: dict[int, list[str]] = {}
+    reports = {}
+    for jobs in (1, 2):
+        seen[jobs] = []
+        report = check_files([folder], jobs=jobs, on_report=lambda fr, j=jobs: seen[j].append(fr.path))
+        reports[jobs] = json.dumps(report.to_dict(), ensure_ascii=False, sort_keys=True)
+        assert seen[jobs] == [fr.path for fr in report.files] == sorted(seen[jobs])
+    assert reports[1] == reports[2]

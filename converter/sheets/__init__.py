@@ -2,7 +2,8 @@
 and XlsxWriter, imported only when a workbook is written or read).
 
 One mechanism serves every system: ``writer.py`` and ``reader.py`` follow the system's layout
-(``layouts/<system>.toml``) and its :class:`~converter.sheets.spec.SheetSpec`.
+(``<system>/layout.toml``) and its :class:`~converter.sheets.system_sheet.SystemSheet`
+(``<system>/sheet.py``).
 """
 from __future__ import annotations
 
@@ -18,19 +19,19 @@ def template_bytes(system: str, options: Mapping[str, str] | None = None,
                    context: Mapping[str, Any] | None = None) -> bytes:
     """The empty template of ``system`` as .xlsx bytes (byte-stable for the same version);
     ``context`` fills what the workbook holds besides a document (mailgear's catalog sheet)."""
-    from .spec import sheet_spec
+    from .system_sheet import system_sheet
     from .writer import build_workbook
 
-    return build_workbook(sheet_spec(system), None, options, context)
+    return build_workbook(system_sheet(system), None, options, context)
 
 
 def sheet_bytes(doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
                 context: Mapping[str, Any] | None = None) -> bytes:
     """The template filled with ``doc``, formulas carrying the engine's results."""
-    from .spec import sheet_spec
+    from .system_sheet import system_sheet
     from .writer import build_workbook
 
-    return build_workbook(sheet_spec(str(doc.get("system"))), doc, options, context)
+    return build_workbook(system_sheet(str(doc.get("system"))), doc, options, context)
 
 
 def write_template(system: str, path: str | Path, force: bool = False,
@@ -57,13 +58,3 @@ def read_workbook(path: str | Path):
     from .reader import read_workbook as _read
 
     return _read(path)
-
-
-def cell_for(pointer: str, cells: Mapping[str, str]) -> str:
-    """The cell of ``pointer``, or of its nearest parent that has one."""
-    p = pointer
-    while p:
-        if p in cells:
-            return cells[p]
-        p = p.rsplit("/", 1)[0]
-    return ""

@@ -1,4 +1,4 @@
-"""Sheet layouts: where each document field lives, read from ``layouts/<system>.toml``.
+"""Sheet layouts: where each document field lives, read from ``<system>/layout.toml``.
 
 One layout drives the template writer, the sheet writer and the sheet reader, so no field is
 described twice. Cell references are A1 strings; helpers turn them into (row, col) pairs.
@@ -147,8 +147,8 @@ def defined_name(pointer: str, system: str = "up") -> str:
 def load_layout(system: str) -> Layout:
     """The parsed layout of ``system`` (cached)."""
     try:
-        text = resources.files(__package__).joinpath("layouts", f"{system}.toml").read_text("utf-8")
-    except FileNotFoundError as exc:
+        text = resources.files(__package__).joinpath(system, "layout.toml").read_text("utf-8")
+    except OSError as exc:
         raise RuleTableError(f"no sheet layout for system {system!r}") from exc
     raw = tomllib.loads(text)
 

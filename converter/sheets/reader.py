@@ -1,7 +1,7 @@
 """Reading a mechasheet workbook back into a document, field by defined name.
 
 One reader for every system: it recognises the template by its ``mechasheet.template`` name,
-then reads the layout's fields and tables; the system's spec reads its own blocks. Cells are
+then reads the layout's fields and tables; the system's sheet reads its own blocks. Cells are
 found by their names, so a user may move cells or insert rows. Values are converted leniently
 (numbers stored as text, full-width digits, ○/はい) and every problem becomes a finding with its
 cell (``シート名!C12``); content with no field is kept under ``extra``.
@@ -16,9 +16,10 @@ from typing import Any
 from ..core.errors import InputError
 from ..core.findings import Finding
 from ..rules.options import option_declarations
+from ..core.pointers import put
+from .cells import CellReader, NamedCells
 from .layout import Table
-from .spec import put_path, sheet_spec, sheet_systems
-from .values import CellReader, NamedCells
+from .system_sheet import sheet_systems, system_sheet
 
 
 @dataclass
@@ -52,23 +53,23 @@ def read_workbook(path: str | Path) -> SheetRead:
     system, _, version = str(template).partition("/")
     if system not in sheet_systems():
         raise InputError(f"{p}: template {template!r} is not readable by this version")
-    spec = sheet_spec(system)
-    layout = spec.layout
+    sheet = system_sheet(system)
+    layout = sheet.layout
     if not version.isdigit() or int(version) > layout.template_version:
         raise InputError(f"{p}: template {template!r} is newer than this version reads "
                          f"({layout.template})")
-    rd = CellReader(named, spec.lists())
+    rd = CellReader(named, sheet.lists())
     doc: dict[str, Any] = {"system": system, "format": 1}
     for fld in layout.fields:
         value = rd.value(f"{system}.{fld.pointer.strip('/').replace('/', '.')}", fld.kind, fld.pointer,
                          list_id=fld.list)
         if value is not None:
-            put_path(doc, fld.pointer, value)
-    spec.after_read(doc, rd)
+            put(doc, fld.pointer, value)
+    sheet.after_read(doc, rd)
     for table in layout.tables:
         rows = [r for r in (_read_row(rd, table, i) for i in range(rd.rows(table))) if r]
         if rows:
-            put_path(doc, table.pointer, rows)
+            put(doc, table.pointer, rows)
     declared_name = layout.raw.get("declared_total")
     if declared_name:
         rd.cells["/declared_total"] = rd.cell_of(declared_name)
@@ -84,15 +85,15 @@ def read_workbook(path: str | Path) -> SheetRead:
             extra = {"_unparsed": str(extra_text)}
         if not isinstance(extra, dict):
             extra = {"_unparsed": extra}
-    spec.after_tables(doc, rd, extra)
+    sheet.after_tables(doc, rd, extra)
     if extra_text:
         unmapped = extra.pop("_unmapped", {})
-        spec.restore(doc, extra)
+        sheet.restore(doc, extra)
         if extra:
             doc.setdefault("extra", {}).update(extra)
         for key, value in unmapped.items():
             doc.setdefault(key, value)
-    context = spec.read_context(rd)
+    context = sheet.read_context(rd)
     options, option_cells = _read_options(rd, system)
     return SheetRead(doc, rd.findings, rd.cells, context, str(template), options, option_cells)
 

@@ -1,7 +1,7 @@
 """Writing a workbook from a layout: the empty template, or the template filled with a document.
 
-One mechanism for every system: the layout (``layouts/<system>.toml``) places fields, computed
-cells and tables; the system's :class:`~converter.sheets.spec.SheetSpec` supplies its lists,
+One mechanism for every system: the layout (``<system>/layout.toml``) places fields, computed
+cells and tables; the system's :class:`~converter.sheets.system_sheet.SystemSheet` supplies its lists,
 rules sheet, formulas and the engine's values. XlsxWriter stores each formula with its cached
 result, so any reader sees the right totals without recalculating. Text beginning with
 = + - @ is written as text, never as a formula.
@@ -15,17 +15,18 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ..core.errors import OutputError
+from ..core.pointers import get, pointer
 from ..rules.options import resolve_options
-from .layout import Layout, Table, a1, col_index, defined_name, parse_a1
-from .spec import TRUE, FALSE, get_path
+from .layout import Table, a1, col_index, defined_name, parse_a1
+from .system_sheet import TRUE, FALSE
 
 if TYPE_CHECKING:
-    from .spec import Cached, SheetSpec
+    from .system_sheet import Cached, SystemSheet
 
 FIXED_DATE = dt.datetime(2026, 1, 1)  # keeps template bytes stable
 
 
-def build_workbook(spec: "SheetSpec", doc: Mapping[str, Any] | None,
+def build_workbook(sheet: "SystemSheet", doc: Mapping[str, Any] | None,
                    options: Mapping[str, str] | None = None,
                    context: Mapping[str, Any] | None = None) -> bytes:
     """The workbook as bytes: the template when ``doc`` is None, else the filled sheet.
@@ -34,9 +35,9 @@ def build_workbook(spec: "SheetSpec", doc: Mapping[str, Any] | None,
     ``catalog``, pp's ``skills``)."""
     import xlsxwriter
 
-    layout = spec.layout
-    opts = resolve_options(spec.system, options)
-    _check_capacity(spec, doc)
+    layout = sheet.layout
+    opts = resolve_options(sheet.system, options)
+    _check_capacity(sheet, doc)
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False,
                                    "strings_to_numbers": False, "strings_to_urls": False})
@@ -52,34 +53,34 @@ def build_workbook(spec: "SheetSpec", doc: Mapping[str, Any] | None,
         "bad": wb.add_format({"bg_color": "#FFC7CE", "font_color": "#9C0006"}),
     }
     ws_in = wb.add_worksheet(layout.input_sheet)
-    sheets = {layout.input_sheet: ws_in}
+    worksheets = {layout.input_sheet: ws_in}
     # Sheets in order of first use: fields and computed cells placed on another sheet, then tables.
     for name in [f.sheet for f in layout.fields] + [c.get("sheet") for c in layout.computed] \
             + [tb.sheet for tb in layout.tables]:
-        if name and name not in sheets:
-            sheets[name] = wb.add_worksheet(name)
+        if name and name not in worksheets:
+            worksheets[name] = wb.add_worksheet(name)
     ws_rules = wb.add_worksheet(layout.rules_sheet)
     ws_data = wb.add_worksheet(layout.data_sheet)
     ws_data.hide()
-    spec.write_rules_for(wb, ws_rules, opts, fmt, doc, dict(context or {}))
+    sheet.write_rules_for(wb, ws_rules, opts, fmt, doc, dict(context or {}))
 
-    cached = spec.cached(doc, opts, dict(context or {}))
-    writer = SheetWriter(wb, spec, fmt)
-    view = spec.shown(doc) if doc else doc  # the document as the sheet lays it out
+    cached = sheet.cached(doc, opts, dict(context or {}))
+    writer = SheetWriter(wb, sheet, fmt)
+    view = sheet.shown(doc) if doc else doc  # the document as the sheet lays it out
     writer.doc, writer.cached = view, cached
 
     ws_in.write(0, 1, layout.title, fmt["title"])
     ws_in.set_column(1, 1, 20)
     ws_in.set_column(2, 8, 11)
     for fld in layout.fields:
-        writer.field(sheets[fld.sheet or layout.input_sheet], fld,
-                     get_path(view, fld.pointer) if view else None)
-    spec.write_blocks(writer, ws_in, view, cached)
+        writer.field(worksheets[fld.sheet or layout.input_sheet], fld,
+                     get(view, fld.pointer) if view else None)
+    sheet.write_blocks(writer, ws_in, view, cached)
 
     titled: set[str] = set()
     sheet_titles = layout.raw.get("sheet_titles", {})
     for table in layout.tables:
-        ws = sheets[table.sheet]
+        ws = worksheets[table.sheet]
         if table.sheet != layout.input_sheet and table.sheet not in titled:
             titled.add(table.sheet)
             ws.write(0, 0, f"{layout.title}: {sheet_titles.get(table.sheet, table.label)}", fmt["title"])
@@ -88,7 +89,7 @@ def build_workbook(spec: "SheetSpec", doc: Mapping[str, Any] | None,
 
     declared = layout.raw.get("declared_total")
     for comp in layout.computed:
-        ws = sheets[comp.get("sheet") or layout.input_sheet]
+        ws = worksheets[comp.get("sheet") or layout.input_sheet]
         r, c = parse_a1(comp["cell"])
         ws.write(r, c - 1, comp["label"], fmt["label"])
         value = cached.scalar(comp["formula"])
@@ -96,54 +97,54 @@ def build_workbook(spec: "SheetSpec", doc: Mapping[str, Any] | None,
             # A document whose written total differs keeps it, as a hand-typed total would be.
             writer.input(ws, r, c, doc["declared_total"], "int", comp["name"], pointer="/declared_total")
         else:
-            writer.computed(ws, r, c, spec.formula(comp["formula"]), value, comp["name"])
-    spec.finish(writer, ws_in)
+            writer.computed(ws, r, c, sheet.formula(comp["formula"]), value, comp["name"])
+    sheet.finish(writer, ws_in)
 
     # Identity and content the layout has no place for.
     ws_data.write_string(0, 0, "template")
     ws_data.write_string(0, 1, layout.template)
     wb.define_name("mechasheet.template", f"='{layout.data_sheet}'!$B$1")
     ws_data.write_string(1, 0, "extra")
-    extra = spec.unmapped(doc) if doc else {}
+    extra = sheet.unmapped(doc) if doc else {}
     ws_data.write_string(1, 1, json.dumps(extra, ensure_ascii=False, sort_keys=True) if extra else "")
-    wb.define_name(f"{spec.system}.extra", f"='{layout.data_sheet}'!$B$2")
+    wb.define_name(f"{sheet.system}.extra", f"='{layout.data_sheet}'!$B$2")
 
-    for ws in sheets.values():
+    for ws in worksheets.values():
         ws.protect("", {"format_columns": True, "format_rows": True, "insert_rows": True,
                         "delete_rows": True, "sort": True, "autofilter": True})
     wb.close()
     return buf.getvalue()
 
 
-def _check_capacity(spec: "SheetSpec", doc) -> None:
+def _check_capacity(sheet: "SystemSheet", doc) -> None:
     """A document with more rows than the sheet holds is an error, never a silent cut."""
     if not doc:
         return
-    for table in spec.layout.tables:
+    for table in sheet.layout.tables:
         rows = rows_of(doc, table)
         if len(rows) > table.rows:
             raise OutputError(f"{table.label}: the document has {len(rows)} rows, the sheet holds "
                               f"{table.rows} ({table.pointer})")
-    spec.check_capacity(doc)
+    sheet.check_capacity(doc)
 
 
 def rows_of(doc, table: Table) -> list[Any]:
     if not doc:
         return []
-    value = get_path(doc, table.pointer)
+    value = get(doc, table.pointer)
     return value if isinstance(value, list) else []
 
 
 class SheetWriter:
     """Writes inputs (unlocked, validated) and computed cells (locked, with cached results)."""
 
-    def __init__(self, wb, spec: "SheetSpec", fmt) -> None:
+    def __init__(self, wb, sheet: "SystemSheet", fmt) -> None:
         self.wb = wb
-        self.spec = spec
-        self.layout = spec.layout
+        self.sheet = sheet
+        self.layout = sheet.layout
         self.fmt = fmt
-        self.lists = spec.lists()
-        self.doc: Mapping[str, Any] | None = None  # the document as shown (spec.shown), for hooks
+        self.lists = sheet.lists()
+        self.doc: Mapping[str, Any] | None = None  # the document as shown (sheet.shown), for hooks
         self.cached: "Cached | None" = None
 
     def field(self, ws, fld, value) -> None:
@@ -248,7 +249,7 @@ class SheetWriter:
                 c = first_col + j
                 if col.computed:
                     value = cached.row(table, i, col.key) if row_doc is not None else ""
-                    ws.write_formula(r, c, self.spec.formula(col.computed, table, i), self.fmt["calc"], value)
+                    ws.write_formula(r, c, self.sheet.formula(col.computed, table, i), self.fmt["calc"], value)
                     continue
                 value = _cell_value(row_doc, col, self.lists) if row_doc is not None else None
                 kind = "int" if col.kind == "effect_level" else col.kind
@@ -261,7 +262,7 @@ class SheetWriter:
                                 f"={table.column_range(col.key)}")
             if col.kind in ("enum", "enum_int") and not col.computed:
                 self.not_in_list(ws, hr + 1, first_col + j, hr + table.rows, col.list)
-        self.spec.decorate_table(self, ws, table)
+        self.sheet.decorate_table(self, ws, table)
 
 
 def _cell_value(row: Mapping[str, Any], col, lists) -> Any:
@@ -279,11 +280,16 @@ def _cell_value(row: Mapping[str, Any], col, lists) -> Any:
             return eff.get("level", 1)
         return eff.get(rest[0])
     if col.kind in ("stat_list", "enum_list"):
-        values = get_path(row, key)
+        values = get(row, column_pointer(key))
         if not values:
             return None
         if not isinstance(values, list):
             return values  # kept as it is, so the check can name it
         labels = dict(lists[col.list or "pilot_stats"])
         return "・".join(labels.get(s, str(s)) for s in values)
-    return get_path(row, key)
+    return get(row, column_pointer(key))
+
+
+def column_pointer(key: str) -> str:
+    """The pointer inside a row object of a column key (``usage.type`` → ``/usage/type``)."""
+    return pointer(*key.split("."))

@@ -17,7 +17,7 @@ from converter.rules.mailgear import evaluate as price
 from converter.rules.mailgear.catalog import Catalog
 from converter.rules.mailgear.tables import tables
 from converter.sheets import read_workbook, sheet_bytes, template_bytes, write_sheet
-from converter.sheets.mailgear_sheet import SPEC
+from converter.sheets.mailgear.sheet import SHEET
 from converter.io.context import catalog_from
 
 from ..mailgear.test_properties import SAMPLES, mangled
@@ -60,7 +60,7 @@ def test_template_names_every_field_and_records_its_identity():
     wb = _open(template_bytes("mailgear"), data_only=False)
     names = set(wb.defined_names)
     t = tables()
-    layout = SPEC.layout
+    layout = SHEET.layout
     for f in layout.fields:
         assert "mailgear." + f.pointer.strip("/").replace("/", ".") in names
     for table in layout.tables:
@@ -68,7 +68,7 @@ def test_template_names_every_field_and_records_its_identity():
     assert {f"mailgear.derived.{d}" for d in (*t.derived, "slots_used")} <= names
     assert {f"mailgear.derived.stats.{s}" for s in t.stat_ids} <= names
     assert {f"mailgear.derived.{g}.{s}" for g in ("skills", "skill_bonuses") for s in t.skills} <= names
-    for table in SPEC.catalog_sheet.tables:
+    for table in SHEET.catalog_sheet.tables:
         assert {f"catalog.{table.id}.{c.key}" for c in table.columns} <= names
     assert {"catalog.about", "catalog.name", "mechasheet.template"} <= names
     assert cell_of(wb, "mechasheet.template").value == "mailgear/1"
@@ -404,7 +404,7 @@ def assert_engine_values(doc: dict, context: dict, wb, options: dict | None = No
     wrong = {}
     for pointer, derived in pricing.derived.items():
         value = derived.value
-        name, index = SPEC.declared_name(pointer)
+        name, index = SHEET.declared_name(pointer)
         got = cell_of(wb, name, index or 0).value
         if got != value:
             wrong[pointer] = (value, got)
@@ -432,7 +432,7 @@ def expected_red(written: Path) -> set[str]:
     """The cells the checker names for rule breaks the sheet can show in red."""
     report = check_path(written)
     wb = _open(written)
-    boosts = [address(wb, f"mailgear.gear.boosts.{k}") for k in range(SPEC.layout.raw["boost_block"]["slots"])]
+    boosts = [address(wb, f"mailgear.gear.boosts.{k}") for k in range(SHEET.layout.raw["boost_block"]["slots"])]
     filled = [b for k, b in enumerate(boosts) if cell_of(wb, f"mailgear.gear.boosts.{k}").value]
     out = set()
     for f in report.findings:

@@ -12,8 +12,8 @@ import copy
 import json
 from typing import Any, Mapping
 
-from ..core.errors import OutputError
-from ..rules.mailgear.tables import tables
+from ...core.errors import OutputError
+from ...rules.mailgear.tables import tables
 
 BANDS = ("cr", "sr", "mr", "lr")
 EFFECT_COLUMNS = ("effect_skill", "effect_levels", "effect_stat", "effect_amount", "effect_text")

@@ -1,7 +1,8 @@
 """What a system supplies to the one workbook mechanism: lists, rules sheet, formulas, values.
 
 The writer (``writer.py``) and reader (``reader.py``) are shared by every system; a system's
-:class:`SheetSpec` subclass answers only what is its own. Hooks default to doing nothing.
+:class:`SystemSheet` subclass (``sheets/<system>/sheet.py``) answers only what is its own. Hooks
+default to doing nothing. :func:`system_sheet` finds a system's instance.
 """
 from __future__ import annotations
 
@@ -13,32 +14,10 @@ from ..core.errors import MechasheetError
 from .layout import Layout, Table, load_layout
 
 if TYPE_CHECKING:
-    from ..core.evaluation import Evaluation
-    from .values import CellReader
+    from .cells import CellReader
     from .writer import SheetWriter
 
 TRUE, FALSE = "○", "×"
-
-
-def get_path(obj: Any, path: str) -> Any:
-    """obj['a']['b'] for 'a.b' or '/a/b'; list indices as digits; None where absent."""
-    for part in (p for p in path.replace("/", ".").split(".") if p):
-        if isinstance(obj, Mapping):
-            obj = obj.get(part)
-        elif isinstance(obj, list) and part.isdigit():
-            obj = obj[int(part)] if int(part) < len(obj) else None
-        else:
-            return None
-    return obj
-
-
-def put_path(doc: dict[str, Any], pointer: str, value: Any) -> None:
-    """doc[a][b] = value for '/a/b', creating objects on the way."""
-    parts = [p for p in pointer.split("/") if p]
-    obj = doc
-    for p in parts[:-1]:
-        obj = obj.setdefault(p, {})
-    obj[parts[-1]] = value
 
 
 class Cached(Protocol):
@@ -49,7 +28,7 @@ class Cached(Protocol):
     def row(self, table: Table, index: int, key: str) -> Any: ...
 
 
-class SheetSpec:
+class SystemSheet:
     """Base of a system's workbook specifics."""
 
     system: str = ""
@@ -122,20 +101,20 @@ class SheetSpec:
         return {}
 
 
-_SPECS = {"up": "converter.sheets.up_sheet", "mailgear": "converter.sheets.mailgear_sheet",
-          "pp": "converter.sheets.pp_sheet"}
+_MODULES = {"up": "converter.sheets.up.sheet", "mailgear": "converter.sheets.mailgear.sheet",
+            "pp": "converter.sheets.pp.sheet"}
 
 
 def sheet_systems() -> list[str]:
     """Systems whose workbook module is installed."""
     from importlib.util import find_spec
 
-    return [s for s, mod in _SPECS.items() if find_spec(mod) is not None]
+    return [s for s, mod in _MODULES.items() if find_spec(mod) is not None]
 
 
 @lru_cache(maxsize=None)
-def sheet_spec(system: str) -> SheetSpec:
+def system_sheet(system: str) -> SystemSheet:
     """The workbook specifics of ``system``; MechasheetError if it has no sheet yet."""
     if system not in sheet_systems():
-        raise MechasheetError(f"no sheet layout for system {system!r} (available: {', '.join(_SPECS)})")
-    return importlib.import_module(_SPECS[system]).SPEC
+        raise MechasheetError(f"no sheet layout for system {system!r} (available: {', '.join(_MODULES)})")
+    return importlib.import_module(_MODULES[system]).SHEET

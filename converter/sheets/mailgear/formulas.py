@@ -8,9 +8,9 @@ of the key cells.
 """
 from __future__ import annotations
 
-from ..rules.mailgear.tables import tables
-from .layout import Layout, Table, col_letter, parse_a1
-from .spec import FALSE, TRUE
+from ...rules.mailgear.tables import tables
+from ..layout import Layout, Table, col_letter, parse_a1
+from ..system_sheet import FALSE, TRUE
 
 
 def key(ref: str) -> str:

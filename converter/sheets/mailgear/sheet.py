@@ -18,18 +18,19 @@ import json
 from functools import cached_property
 from typing import Any, Mapping
 
-from ..core.errors import OutputError
-from ..rules.mailgear.catalog import Catalog, as_catalog
-from ..rules.mailgear.engine import price_pilot
-from ..rules.mailgear.tables import tables
-from ..core.evaluation import Evaluation
-from .layout import Field, Layout, Table, col_index, col_letter, load_layout, parse_a1
-from .mailgear_catalog_sheet import CatalogSheet, to_rows
-from .mailgear_formulas import MailgearFormulas, excel_key
-from .mailgear_rules_sheet import mailgear_lists, skill_names, write_rules_sheet
-from .mailgear_view import (BANDS, EFFECT_COLUMNS, GEAR_KEYS, PILOT_KEYS, boosts_shown, check_items,
+from ...core.errors import OutputError
+from ...rules.mailgear.catalog import Catalog, as_catalog
+from ...rules.mailgear.engine import price_pilot
+from ...rules.mailgear.tables import tables
+from ...core.evaluation import Evaluation
+from ...core.pointers import parse, pointer
+from ..layout import Field, Layout, Table, col_index, col_letter, load_layout, parse_a1
+from .catalog_sheet import CatalogSheet, to_rows
+from .formulas import MailgearFormulas, excel_key
+from .rules_sheet import mailgear_lists, skill_names, write_rules_sheet
+from .view import (BANDS, EFFECT_COLUMNS, GEAR_KEYS, PILOT_KEYS, boosts_shown, check_items,
                             item_entry, item_row, kept_rows, put_back, shown, skill_entry, skill_row)
-from .spec import FALSE, TRUE, SheetSpec
+from ..system_sheet import FALSE, TRUE, SystemSheet
 
 _WEAPON_DERIVED = ("damage", *(f"hit_{b}" for b in BANDS))
 
@@ -42,7 +43,7 @@ def _scalar(value: Any) -> bool:
     return isinstance(value, str) or _number(value)
 
 
-class MailgearSheetSpec(SheetSpec):
+class MailgearSheet(SystemSheet):
     system = "mailgear"
     top_keys = frozenset({"system", "format", "catalog", "pilot", "skills", "gear", "equipment",
                           "derived", "notes", "extra"})
@@ -257,7 +258,7 @@ class MailgearSheetSpec(SheetSpec):
     def declared_name(self, pointer: str) -> tuple[str, int | None] | None:
         """The defined name (and row) where a written derived value lives, or None."""
         t = tables()
-        parts = pointer.strip("/").split("/")
+        parts = parse(pointer)
         if parts[0] == "derived":
             if len(parts) == 2 and (parts[1] in t.derived or parts[1] == "slots_used"):
                 return f"mailgear.derived.{parts[1]}", None
@@ -303,7 +304,7 @@ class MailgearSheetSpec(SheetSpec):
             if back != gear["boosts"]:
                 kept["_boosts"] = {"if": back, "then": gear["boosts"]}
         placed, left = declared_values(doc)
-        kept["_derived_kept"] = left + [[_parts(p), v] for p, v in placed.items()
+        kept["_derived_kept"] = left + [[parse(p), v] for p, v in placed.items()
                                         if self.declared_cell(p) is None]
         kept["_nested"] = _nested(doc)
         out.update({k: v for k, v in kept.items() if v})
@@ -352,9 +353,9 @@ class MailgearSheetSpec(SheetSpec):
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
             if value is not None and value != "":
-                _place(doc, _parts(pointer), value)
+                _place(doc, parse(pointer), value)
         for pointer, value in declared.get("differing", {}).items():
-            _place(doc, _parts(pointer), value)
+            _place(doc, parse(pointer), value)
         for parts, value in extra.pop("_derived_kept", []):
             _place(doc, parts, value)
         for parts, value in extra.pop("_nested", []):
@@ -382,10 +383,6 @@ class MailgearSheetSpec(SheetSpec):
 
 # --- documents' written values and unknown keys -----------------------------------------------------
 
-def _parts(pointer: str) -> list[str]:
-    return pointer.strip("/").split("/")
-
-
 def _json_object(text: Any) -> dict[str, Any]:
     try:
         value = json.loads(text) if text else {}
@@ -405,11 +402,11 @@ def declared_values(doc: Mapping[str, Any]) -> tuple[dict[str, Any], list[list[A
             if k in ("stats", "skills", "skill_bonuses") and isinstance(v, Mapping):
                 for sid, x in v.items():
                     if _scalar(x) and isinstance(sid, str) and "/" not in sid:
-                        placed[f"/derived/{k}/{sid}"] = x
+                        placed[pointer("derived", k, sid)] = x
                     else:
                         left.append([["derived", k, sid], x])
             elif _scalar(v) and "/" not in k:
-                placed[f"/derived/{k}"] = v
+                placed[pointer("derived", k)] = v
             else:
                 left.append([["derived", k], v])
     elif "derived" in doc:
@@ -421,7 +418,7 @@ def declared_values(doc: Mapping[str, Any]) -> tuple[dict[str, Any], list[list[A
         if isinstance(e["derived"], Mapping):
             for k, v in e["derived"].items():
                 if _scalar(v) and "/" not in k:
-                    placed[f"/equipment/{i}/derived/{k}"] = v
+                    placed[pointer("equipment", i, "derived", k)] = v
                 else:
                     left.append([["equipment", i, "derived", k], v])
         else:
@@ -475,14 +472,14 @@ class _Cached:
     """What each computed cell shows: the engine's derived values, and the helper cells as their
     formulas compute them."""
 
-    def __init__(self, spec: MailgearSheetSpec, doc, opts, catalog: Catalog | None) -> None:
+    def __init__(self, sheet: MailgearSheet, doc, opts, catalog: Catalog | None) -> None:
         self.t = t = tables()
-        self.spec, self.opts, self.catalog = spec, opts, catalog
+        self.sheet, self.opts, self.catalog = sheet, opts, catalog
         self.view = shown(doc) if doc else {}
         self.p: Evaluation = price_pilot(doc if doc else {"system": "mailgear"}, opts, catalog=catalog)
         self.d = {ptr: d.value for ptr, d in self.p.derived.items()}
         raw = catalog.raw if catalog is not None else {}
-        cs = spec.catalog_sheet
+        cs = sheet.catalog_sheet
         self.cat_rows = {tid: to_rows(cs.by_id[tid], cs.entries(raw, tid)[0])
                          for tid in ("weapons", "options", "model_stats")}
         self.items: list[dict[str, Any]] = []
@@ -542,7 +539,7 @@ class _Cached:
 
     def _boost_cells(self) -> list[str]:
         gear = self.view.get("gear") if isinstance(self.view.get("gear"), Mapping) else {}
-        slots = self.spec.layout.raw["boost_block"]["slots"]
+        slots = self.sheet.layout.raw["boost_block"]["slots"]
         cells = [self._label("stats", b) for b in boosts_shown(gear.get("boosts"))]
         return (cells + [""] * slots)[:slots]
 
@@ -654,4 +651,4 @@ class _Cached:
         return self.items[i][key]
 
 
-SPEC = MailgearSheetSpec()
+SHEET = MailgearSheet()

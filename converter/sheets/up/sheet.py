@@ -3,15 +3,16 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..core.errors import OutputError
-from ..core.evaluation import Evaluation
-from ..rules.up.engine import price_unit
-from ..rules.up.stats import default_terrain
-from ..rules.up.tables import STAT_IDS, TERRAINS, tables
-from .layout import Table, a1, col_index, parse_a1
-from .spec import SheetSpec, get_path
-from .up_formulas import UpFormulas
-from .up_rules_sheet import label_of, up_lists, write_rules_sheet
+from ...core.errors import OutputError
+from ...core.evaluation import Evaluation
+from ...core.pointers import get, pointer
+from ...rules.up.engine import price_unit
+from ...rules.up.stats import default_terrain
+from ...rules.up.tables import STAT_IDS, TERRAINS, tables
+from ..layout import Table, a1, col_index, parse_a1
+from ..system_sheet import SystemSheet
+from .formulas import UpFormulas
+from .rules_sheet import label_of, up_lists, write_rules_sheet
 
 _ROW_FORMULAS = ("boost_cost", "weapon_full_cost", "weapon_cost", "variant_changes",
                  "effective_damage", "effective_accuracy", "ability_cost")
@@ -19,7 +20,7 @@ _SCALAR_FORMULAS = {"total": "total", "remainder": "remainder", "base_up": "base
                     "weapon_cap": "weapon_cap", "transformation": "transformation"}
 
 
-class UpSheetSpec(SheetSpec):
+class UpSheet(SystemSheet):
     system = "up"
     top_keys = frozenset({"system", "format", "name", "pilot", "budget", "size", "stats", "movement",
                           "terrain", "morale_boosts", "weapons", "abilities", "transformation",
@@ -54,7 +55,7 @@ class UpSheetSpec(SheetSpec):
         for sid in STAT_IDS:
             row = f.stat_row(sid) - 1
             ws.write(row, col_index(sb["label_col"]), t.stat_labels[sid], writer.fmt["label"])
-            value = get_path(doc, f"stats.{sid}") if doc else None
+            value = get(doc, pointer("stats", sid)) if doc else None
             writer.input(ws, row, col_index(sb["value_col"]), value, "int", f"up.stats.{sid}",
                          pointer=f"/stats/{sid}")
             for key, formula, name in (("base_col", f.stat_base(sid), "base"), ("raise_col", f.stat_raise(sid), "raise"),
@@ -198,7 +199,7 @@ class _Cached:
         if self.size is None:
             return 0 if what == "cost" else ""
         rule = self.size.stats[sid]
-        value = get_path(self.doc, f"stats.{sid}")
+        value = get(self.doc, pointer("stats", sid))
         if what == "base":
             return rule.base
         if what == "step":
@@ -237,4 +238,4 @@ class _Cached:
 
 
 
-SPEC = UpSheetSpec()
+SHEET = UpSheet()

@@ -16,13 +16,13 @@ import json
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from ..io.context import catalog_from
-from ..rules.mailgear.catalog import Catalog, TABLES
-from ..rules.mailgear.tables import tables
-from .layout import Layout, a1
-from .mailgear_formulas import MailgearFormulas, excel_key
-from .mailgear_view import check_items, item_entry, item_row
-from .spec import FALSE, TRUE
+from ...io.context import catalog_from
+from ...rules.mailgear.catalog import Catalog, TABLES
+from ...rules.mailgear.tables import tables
+from ..layout import Layout, a1
+from .formulas import MailgearFormulas, excel_key
+from .view import check_items, item_entry, item_row
+from ..system_sheet import FALSE, TRUE
 
 _DEFAULTS = {"catalog": "mailgear", "format": 1}
 _HEADER = (("about", "説明"), ("name", "名前"), ("json", "その他（JSON）"))
@@ -263,7 +263,7 @@ class CatalogSheet:
     # --- reading -----------------------------------------------------------------------------
     def read(self, rd) -> Catalog | None:
         """The catalog the sheet holds (None when it is empty or missing), findings at its cells."""
-        from .values import CellReader
+        from ..cells import CellReader
 
         named = rd.named
         if named.destination("catalog.name") is None:

@@ -9,11 +9,11 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from ..rules.up.engine import terrain_step_cost, weapon_terrain_step_percent
-from ..rules.up.tables import STAT_IDS, tables
-
-from .rules_sheet import RulesSheetWriter
-from .spec import FALSE, TRUE
+from ...rules.up.stats import terrain_step_cost
+from ...rules.up.tables import STAT_IDS, tables
+from ...rules.up.weapons import weapon_terrain_step_percent
+from ..rules_sheet import RulesSheetWriter
+from ..system_sheet import FALSE, TRUE
 
 
 @lru_cache(maxsize=1)

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
-from ..core.errors import OutputError
-from ..rules.pp.skills import (SkillDef, SkillList, name_key, parse_entry, seed_skills,
+from ...core.errors import OutputError
+from ...rules.pp.skills import (SkillDef, SkillList, name_key, parse_entry, seed_skills,
                                skill_list)
-from ..rules.pp.tables import ATTRIBUTE_IDS, tables
-from .layout import a1
-from .rules_sheet import RulesSheetWriter
-from .spec import FALSE, TRUE
+from ...rules.pp.tables import ATTRIBUTE_IDS, tables
+from ..layout import a1
+from ..rules_sheet import RulesSheetWriter
+from ..system_sheet import FALSE, TRUE
 
 SOURCE_LABELS = {"seed": "本文", "sheet": "シート", "context": "卓のリスト"}
 JOIN = "、"

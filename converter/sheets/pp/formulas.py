@@ -12,10 +12,10 @@ A ladder from ``start`` to ``v`` where each new value costs ``per`` × the value
 """
 from __future__ import annotations
 
-from ..rules.pp.tables import ATTRIBUTE_IDS, tables
-from .layout import Layout, Table, col_letter, parse_a1
-from .pp_rules_sheet import key_formula
-from .spec import TRUE
+from ...rules.pp.tables import ATTRIBUTE_IDS, tables
+from ..layout import Layout, Table, col_letter, parse_a1
+from .rules_sheet import key_formula
+from ..system_sheet import TRUE
 
 
 def _q(sheet: str) -> str:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..rules.mailgear.tables import tables
-from .mailgear_formulas import excel_key, key
-from .rules_sheet import RulesSheetWriter
-from .spec import FALSE, TRUE
+from ...rules.mailgear.tables import tables
+from .formulas import excel_key, key
+from ..rules_sheet import RulesSheetWriter
+from ..system_sheet import FALSE, TRUE
 
 
 @lru_cache(maxsize=1)

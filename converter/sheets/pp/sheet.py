@@ -3,30 +3,30 @@
 The character sheet holds the attributes (with each value's meaning), skills with up to four
 specializations each, combat boost, 特技, budget and totals, and the initiative values; the
 機体 sheet holds the machine block and its weapons. Everything is placed by
-``layouts/pp.toml`` and written by the one workbook mechanism (``writer.py``, ``reader.py``).
+``pp/layout.toml`` and written by the one workbook mechanism (``writer.py``, ``reader.py``).
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..core.errors import OutputError
-from ..core.pointers import pointer
-from ..rules.pp.engine import price_character
-from ..rules.pp.skills import SkillList
-from ..rules.pp.tables import ATTRIBUTE_IDS, tables
-from ..core.evaluation import Evaluation
-from .layout import Layout, Table, a1, col_index, parse_a1
-from .pp_formulas import PpFormulas
-from .pp_rules_sheet import (SkillSources, pp_lists, read_context_skills, skill_sources,
+from ...core.errors import OutputError
+from ...core.pointers import parse, pointer, sort_key
+from ...rules.pp.engine import price_character
+from ...rules.pp.skills import SkillList
+from ...rules.pp.tables import ATTRIBUTE_IDS, tables
+from ...core.evaluation import Evaluation
+from ..layout import Layout, Table, a1, col_index, parse_a1
+from .formulas import PpFormulas
+from .rules_sheet import (SkillSources, pp_lists, read_context_skills, skill_sources,
                              write_rules_sheet)
-from .spec import SheetSpec
-from .writer import rows_of
+from ..system_sheet import SystemSheet
+from ..writer import rows_of
 
 _SLOTS = "specializations"
 _EMPTY = {"system": "pp", "format": 1, "attributes": {}}  # what the template's cells show
 
 
-class PpSheetSpec(SheetSpec):
+class PpSheet(SystemSheet):
     system = "pp"
     top_keys = frozenset({"system", "format", "name", "player", "budget", "attributes", "skills",
                           "combat_boost", "feats", "machine", "declared_total", "notes", "extra"})
@@ -166,8 +166,8 @@ class PpSheetSpec(SheetSpec):
         if not isinstance(kept, dict):
             return
         left = {}
-        for ptr in sorted(kept, key=_sort_key):
-            if not _put_back(doc, _parts(ptr), kept[ptr]):
+        for ptr in sorted(kept, key=sort_key):
+            if not _put_back(doc, parse(ptr), kept[ptr]):
                 left[ptr] = kept[ptr]
         if left:
             extra["_unmapped_paths"] = left
@@ -321,14 +321,6 @@ def _shows(item: Mapping[str, Any], cols: dict[str, Any]) -> bool:
     return False
 
 
-def _parts(ptr: str) -> list[str]:
-    return [p.replace("~1", "/").replace("~0", "~") for p in ptr.split("/")[1:]]
-
-
-def _sort_key(ptr: str) -> tuple:
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in _parts(ptr))
-
-
 def _put_back(doc: dict[str, Any], parts: list[str], value: Any) -> bool:
     """Put ``value`` at ``parts`` unless the sheet gave something there (a list item is
     inserted at its index); False, with ``doc`` unchanged, when there is no place for it."""
@@ -367,4 +359,4 @@ def _place(obj: Any, parts: list[str], value: Any, dry_run: bool) -> bool:
     return False
 
 
-SPEC = PpSheetSpec()
+SHEET = PpSheet()

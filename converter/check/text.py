@@ -138,12 +138,12 @@ def _print_findings(console, findings: Iterable[Finding], opts: TextOptions, ind
     from rich.text import Text
 
     w = _WORDS[opts.lang]
-    rows = [(w[f.level.value], f.code, f.cell or f.pointer or "-", f.message(opts.lang), f.level)
+    rows = [(w[f.level.value], f.code, f.cell or f.pointer or "-", f.message(opts.lang), f.level, f)
             for f in findings]
     if not rows:
         return
     widths = [max(cell_len(r[k]) for r in rows) for k in range(3)]
-    for level_word, code, where, message, level in rows:
+    for level_word, code, where, message, level, finding in rows:
         line = Text(indent)
         line.append(level_word + " " * (widths[0] - cell_len(level_word)), style=_STYLE[level])
         line.append(" ")
@@ -152,6 +152,10 @@ def _print_findings(console, findings: Iterable[Finding], opts: TextOptions, ind
         line.append(where + " " * (widths[2] - cell_len(where)))
         line.append(" " + message)
         console.print(line)
+        if level is not Severity.INFO:  # what to do about it, under the message
+            hint = Text(indent + " " * (widths[0] + widths[1] + widths[2] + 3))
+            hint.append("→ " + finding.hint(opts.lang), style="dim")
+            console.print(hint)
 
 
 def _print_breakdown(console, fr: FileReport, opts: TextOptions) -> None:

@@ -23,11 +23,6 @@ from .tables import tables
 from .transformation import price_transformation
 from .weapons import price_weapons
 
-# Transitional: converter/sheets/up_rules_sheet.py still imports these two from here. Once its
-# import reads them from .stats and .weapons, delete these lines (nothing else may use them).
-from .stats import terrain_step_cost  # noqa: F401
-from .weapons import weapon_terrain_step_percent  # noqa: F401
-
 
 @evaluates("up")
 def price_unit(doc: Mapping[str, Any], opts: Mapping[str, str]) -> Evaluation:

@@ -39,7 +39,8 @@ def read_source(path: str | Path) -> Source:
     try:
         return importlib.import_module(module).read(p)
     except InputError as exc:
-        return unreadable(str(p), str(exc))
+        return unreadable(str(p), str(exc), code=getattr(exc, "code", "INPUT_UNREADABLE"),
+                          detail=getattr(exc, "detail", ""))
 
 
 def read_sources(paths: Iterable[str | Path]) -> Iterator[Source]:

@@ -9,11 +9,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
-from ..core.errors import InputError
 from ..core.findings import Finding
-from .layout import col_index
 
 _TRUE = {"○", "〇", "◯", "はい", "true", "yes", "y", "1", "✓", "✔", "有", "あり", "o"}
 _FALSE = {"×", "✕", "x", "いいえ", "false", "no", "n", "0", "-", "－", "無", "なし"}
@@ -26,85 +24,97 @@ def nfkc(text: str) -> str:
 class NamedCells:
     """A workbook's defined names mapped to cells, and the cells' (cached) values.
 
-    Names come from openpyxl (read-only: it parses the workbook part, not every sheet); values
-    from python-calamine, which reads cached formula results fast (STYLE: fast by design)."""
+    The package is opened safely first (``converter.io.xlsx_package``: zip limits, no DTDs, names
+    read straight from ``xl/workbook.xml``, each reference parsed once); values come from
+    python-calamine, which reads cached formula results fast, one sheet at a time and only the
+    sheets a name points into, each after its cells' reach was checked (STYLE: fast by design)."""
 
-    def __init__(self, path: Path, names: dict[str, list[tuple[str, str]]],
-                 grids: dict[str, list[list[Any]]]) -> None:
+    def __init__(self, path: Path, package: Any, book: Any) -> None:
         self.path = path
-        self.names = names
-        self.grids = grids
+        self.package = package
+        self.names = package.names  # name → Area
+        self.broken = package.broken_names  # name → its text (#REF!, a formula)
+        self._book = book
+        self._grids: dict[str, list[list[Any]]] = {}
 
     @classmethod
     def open(cls, path: Path) -> "NamedCells":
-        import openpyxl  # heavy: only when reading a workbook
         import python_calamine
-        from zipfile import BadZipFile
 
-        if not path.exists():
-            raise InputError(f"{path}: no such file")
+        from ..io.xlsx_package import PackageError, open_package
+
+        package = open_package(path)
         try:
-            wb = openpyxl.load_workbook(path, read_only=True)
-            names: dict[str, list[tuple[str, str]]] = {}
-            for name, dn in wb.defined_names.items():
-                try:
-                    names[name] = list(dn.destinations)
-                except (AttributeError, ValueError):
-                    continue
-            wb.close()
             book = python_calamine.CalamineWorkbook.from_path(str(path))
-            grids = {sheet: book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
-                     for sheet in book.sheet_names}
-        except (BadZipFile, KeyError, OSError, ValueError) as exc:
-            raise InputError(f"{path}: not an .xlsx workbook ({exc})") from exc
         except Exception as exc:  # python-calamine raises its own error types for broken files
-            raise InputError(f"{path}: cannot read the workbook ({type(exc).__name__}: {exc})") from exc
-        return cls(path, names, grids)
+            package.close()
+            raise PackageError(f"{path}: the workbook is damaged ({type(exc).__name__}: {exc})",
+                               "INPUT_DAMAGED", type(exc).__name__) from exc
+        return cls(path, package, book)
 
-    def destination(self, name: str) -> tuple[str, str] | None:
-        dest = self.names.get(name)
-        return dest[0] if dest else None
+    def close(self) -> None:
+        self.package.close()
+        self._book.close()
 
-    def _value(self, sheet: str, row: int, col: int) -> Any:
-        grid = self.grids.get(sheet)
-        if grid is None or row >= len(grid) or col >= len(grid[row]):
+    def has_sheet(self, sheet: str) -> bool:
+        return sheet in self.package.sheets
+
+    def grid(self, sheet: str) -> list[list[Any]]:
+        """The values of ``sheet`` (read once, when first needed; its reach checked first)."""
+        if sheet not in self._grids:
+            if sheet not in self.package.sheets:
+                self._grids[sheet] = []
+            else:
+                from ..io.xlsx_package import PackageError
+
+                self.package.extent(sheet)  # PackageError before calamine would allocate too much
+                try:
+                    self._grids[sheet] = self._book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+                except Exception as exc:
+                    raise PackageError(f"{self.path}: sheet {sheet!r} is damaged ({type(exc).__name__}: "
+                                       f"{exc})", "INPUT_DAMAGED", sheet) from exc
+        return self._grids[sheet]
+
+    def destination(self, name: str) -> Any:
+        """The Area a name points at, or None."""
+        return self.names.get(name)
+
+    def raw(self, name: str, index: int | None = None) -> Any:
+        area = self.names.get(name)
+        if area is None or (index is not None and index >= area.rows):
+            return None
+        row, col = area.cell(index or 0)
+        grid = self.grid(area.sheet)
+        if row >= len(grid) or col >= len(grid[row]):
             return None
         value = grid[row][col]
         return None if value == "" else value
 
-    def raw(self, name: str, index: int | None = None) -> Any:
-        dest = self.destination(name)
-        if dest is None:
-            return None
-        sheet, ref = dest
-        first = ref.replace("$", "").split(":")[0]
-        col = col_index(re.sub(r"\d", "", first))
-        row = int(re.sub(r"\D", "", first)) - 1 + (index or 0)
-        if index is not None and index >= self.length(name):
-            return None
-        return self._value(sheet, row, col)
-
     def length(self, name: str) -> int:
-        dest = self.destination(name)
-        if dest is None:
-            return 0
-        ref = dest[1].replace("$", "")
-        if ":" not in ref:
-            return 1
-        a, b = ref.split(":")
-        return int(re.sub(r"\D", "", b)) - int(re.sub(r"\D", "", a)) + 1
+        area = self.names.get(name)
+        return 0 if area is None else area.rows
 
     def cell_ref(self, name: str, index: int | None = None) -> str:
-        dest = self.destination(name)
-        if dest is None:
-            return ""
-        sheet, ref = dest
-        ref = ref.replace("$", "").split(":")[0]
-        if index:
-            col = re.sub(r"\d", "", ref)
-            row = int(re.sub(r"\D", "", ref)) + index
-            ref = f"{col}{row}"
-        return f"{sheet}!{ref}"
+        area = self.names.get(name)
+        return "" if area is None else area.a1(index or 0)
+
+
+def damaged_names(named: NamedCells, expected: Iterable[tuple[str, str]]) -> list[Finding]:
+    """A finding for each name the template defines that the workbook lost: removed
+    (SHEET_NAME_MISSING), pointing at nothing (``#REF!``: SHEET_NAME_BROKEN), or into a deleted
+    sheet (SHEET_MISSING, once per sheet). ``expected`` is (name, pointer of its field)."""
+    out: list[Finding] = []
+    gone_sheets: set[str] = set()
+    for name, pointer in expected:
+        area = named.names.get(name)
+        if name in named.broken:
+            out.append(Finding("SHEET_NAME_BROKEN", pointer, {"name": name, "text": named.broken[name]}))
+        elif area is None:
+            out.append(Finding("SHEET_NAME_MISSING", pointer, {"name": name}))
+        elif not named.has_sheet(area.sheet) and area.sheet not in gone_sheets:
+            gone_sheets.add(area.sheet)
+            out.append(Finding("SHEET_MISSING", pointer, {"sheet": area.sheet, "name": name}))
+    return out
 
 
 class CellReader:

@@ -1,0 +1,371 @@
+"""Opening an .xlsx/.xlsm package safely, before any native reader sees it.
+
+A workbook is a zip of XML parts. Before python-calamine reads a sheet, this module checks what
+a damaged or hostile file could do to it: the zip's entry count, declared and actual sizes and
+compression ratio; the XML (no DTD, so no entity bombs and no external entities); and how far
+each sheet's cells reach, since calamine allocates the whole grid a sheet's cells span (one value
+at XFD1048576 is a 16-billion-cell grid and an abort). Defined names are read straight from
+``xl/workbook.xml``, each reference parsed once. Every limit is a named constant, and hitting one
+is an error that names the file and the limit, never a silent cut.
+"""
+from __future__ import annotations
+
+import re
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..core.errors import InputError
+
+# --- limits (docs/limits.md) ----------------------------------------------------------------------
+MAX_ENTRIES = 5_000  # parts in the zip
+MAX_PART_BYTES = 64 * 2 ** 20  # one part, uncompressed (a filled sheet's largest part: ~300 KB)
+MAX_TOTAL_BYTES = 256 * 2 ** 20  # all parts, uncompressed
+MAX_RATIO = 200  # uncompressed / compressed size of a part over RATIO_FLOOR bytes (zip bombs)
+RATIO_FLOOR = 2 ** 20
+MAX_NAMES = 20_000  # defined names (a template has about 300)
+MAX_GRID_CELLS = 2_000_000  # rows × columns a sheet's cells may span before calamine reads it
+EXCEL_ROWS, EXCEL_COLUMNS = 1_048_576, 16_384
+
+SHARED_PARTS = ("xl/sharedStrings.xml", "xl/styles.xml")
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # legacy .xls, or an encrypted .xlsx
+ZIP_MAGIC = b"PK\x03\x04"
+
+
+class PackageError(InputError):
+    """The package cannot be read safely: ``code`` says why (a finding code of the catalog),
+    ``detail`` where and how much, in no language (part names, cells, numbers)."""
+
+    def __init__(self, message: str, code: str = "INPUT_UNREADABLE", detail: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Area:
+    """A rectangle of cells, 0-based and inclusive: what a defined name points at."""
+
+    sheet: str
+    top: int
+    left: int
+    bottom: int
+    right: int
+
+    @property
+    def rows(self) -> int:
+        return self.bottom - self.top + 1
+
+    def cell(self, index: int = 0) -> tuple[int, int]:
+        """(row, column) of the ``index``-th cell down the first column."""
+        return self.top + index, self.left
+
+    def a1(self, index: int = 0) -> str:
+        """``Sheet!C12`` of the ``index``-th cell down the first column (for findings)."""
+        row, col = self.cell(index)
+        return f"{self.sheet}!{column_letters(col)}{row + 1}"
+
+
+@dataclass
+class Package:
+    """An opened workbook package: its sheets (name → part), defined names, and what was refused."""
+
+    path: Path
+    zip: zipfile.ZipFile
+    sheets: dict[str, str]  # sheet name → part name (xl/worksheets/sheet1.xml)
+    names: dict[str, Area] = field(default_factory=dict)
+    broken_names: dict[str, str] = field(default_factory=dict)  # name → its text (#REF!, a formula)
+    properties: dict[str, str] = field(default_factory=dict)  # custom document properties
+
+    def close(self) -> None:
+        self.zip.close()
+
+    def read_part(self, name: str) -> bytes:
+        """A part's bytes, refused past MAX_PART_BYTES whatever its header declares."""
+        return read_capped(self.zip, name, self.path)
+
+    def extent(self, sheet: str) -> tuple[int, int]:
+        """(rows, columns) the sheet's cells span, from their references; refused past
+        MAX_GRID_CELLS, before a native reader would allocate the grid."""
+        part = self.sheets.get(sheet)
+        if part is None:
+            raise PackageError(f"{self.path}: no sheet named {sheet!r}", "INPUT_DAMAGED", sheet)
+        data = self.read_part(part)
+        row_refs = _ROW_REF.findall(data)
+        refs = _CELL_REF.findall(data)
+        cell_refs = set(refs)
+        rows = max(map(int, row_refs), default=0)
+        letters = max(cell_refs, key=lambda c: (len(c), c.upper()), default=b"A")
+        cols = column_index(letters.decode("ascii")) + 1 if len(letters) <= 3 else EXCEL_COLUMNS + 1
+        # Rows and cells written without a reference follow the previous one: bound them by count.
+        cells = data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/>")
+        rows = max(rows, data.count(b"<row ") + data.count(b"<row>") - len(row_refs) + rows)
+        cols = max(cols, cells - len(refs))
+        if rows > EXCEL_ROWS or cols > EXCEL_COLUMNS:
+            raise PackageError(f"{self.path}: sheet {sheet!r} has a cell reference beyond Excel's grid "
+                               f"(row {rows}, column {column_letters(cols - 1)})", "INPUT_DAMAGED",
+                               f"{sheet}!{column_letters(cols - 1)}{rows}")
+        if rows * cols > MAX_GRID_CELLS:
+            raise PackageError(f"{self.path}: sheet {sheet!r} has cells as far as row {rows}, column "
+                               f"{column_letters(max(cols - 1, 0))} ({rows * cols:,} cells to allocate; "
+                               f"the limit is {MAX_GRID_CELLS:,})", "INPUT_TOO_LARGE",
+                               f"{sheet}!{column_letters(max(cols - 1, 0))}{rows}: {rows * cols:,} > {MAX_GRID_CELLS:,}")
+        return rows, cols
+
+
+_CELL_REF = re.compile(rb"<c\b[^>]*?\br=\"\$?([A-Za-z]+)\$?\d")
+_ROW_REF = re.compile(rb"<row\b[^>]*?\br=\"(\d{1,9})\"")
+
+
+def open_package(path: str | Path) -> Package:
+    """The package at ``path``, checked; PackageError (an InputError) naming what is wrong."""
+    p = Path(path)
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(4096)
+    except FileNotFoundError as exc:
+        raise InputError(f"{p}: no such file") from exc
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read: {exc.strerror or exc}") from exc
+    if not head.startswith(ZIP_MAGIC):
+        raise _not_a_package(p, head)
+    try:
+        zf = zipfile.ZipFile(p)
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise PackageError(f"{p}: the workbook is damaged (not a complete zip: {exc})", "INPUT_DAMAGED",
+                           "zip") from exc
+    try:
+        _check_entries(zf, p)
+        sheets = _sheet_parts(zf, p)
+        names, broken = _defined_names(read_capped(zf, "xl/workbook.xml", p), p)
+        properties = _custom_properties(zf, p)
+        for shared in SHARED_PARTS:  # parts a native reader parses beside the sheets: checked too
+            if shared in zf.NameToInfo:
+                read_capped(zf, shared, p)
+    except BaseException:
+        zf.close()
+        raise
+    return Package(p, zf, sheets, names, broken, properties)
+
+
+def _not_a_package(p: Path, head: bytes) -> PackageError:
+    """Why a file with a workbook's suffix is not a zip package, in words a user can act on."""
+    if head.startswith(OLE_MAGIC):
+        if "EncryptedPackage".encode("utf-16-le") in head or b"E\x00n\x00c\x00r\x00y\x00p\x00t" in head:
+            return PackageError(f"{p}: the workbook is password-protected (encrypted); save a copy "
+                                "without a password", "INPUT_ENCRYPTED", "EncryptedPackage")
+        return PackageError(f"{p}: an Excel 97-2003 (.xls) workbook or an encrypted one; open it in a "
+                            "spreadsheet and save it as .xlsx", "INPUT_LEGACY_FORMAT", "OLE2")
+    text = head.lstrip().lower()
+    if text.startswith((b"<html", b"<!doctype html", b"<?xml")) or b"<table" in text:
+        return PackageError(f"{p}: an HTML or XML file named like a workbook; save it as .xlsx",
+                            "INPUT_NOT_WORKBOOK", "HTML/XML")
+    if head and all(32 <= b < 127 or b in (9, 10, 13) or b >= 0x80 for b in head[:512]):
+        return PackageError(f"{p}: a text file (CSV?) named like a workbook; open it in a spreadsheet and "
+                            "save it as .xlsx", "INPUT_NOT_WORKBOOK", "CSV/text")
+    return PackageError(f"{p}: not an .xlsx workbook (no zip package)", "INPUT_NOT_WORKBOOK", "zip?")
+
+
+def _check_entries(zf: zipfile.ZipFile, p: Path) -> None:
+    infos = zf.infolist()
+    if len(infos) > MAX_ENTRIES:
+        raise PackageError(f"{p}: {len(infos):,} parts in the package (the limit is {MAX_ENTRIES:,})",
+                           "INPUT_TOO_LARGE", f"zip: {len(infos):,} > {MAX_ENTRIES:,}")
+    total = 0
+    for info in infos:
+        if info.flag_bits & 0x1:
+            raise PackageError(f"{p}: the workbook is password-protected (encrypted part {info.filename})",
+                               "INPUT_ENCRYPTED", info.filename)
+        total += info.file_size
+        if info.file_size > MAX_PART_BYTES:
+            raise PackageError(f"{p}: part {info.filename} unpacks to {info.file_size:,} bytes (the limit is "
+                               f"{MAX_PART_BYTES:,})", "INPUT_TOO_LARGE",
+                               f"{info.filename}: {info.file_size:,} > {MAX_PART_BYTES:,}")
+        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise PackageError(f"{p}: part {info.filename} is compressed {info.file_size // max(info.compress_size, 1):,} "
+                               f"to 1 (a zip bomb; the limit is {MAX_RATIO} to 1)", "INPUT_TOO_LARGE",
+                               f"{info.filename}: {info.file_size // max(info.compress_size, 1):,}:1 > {MAX_RATIO}:1")
+    if total > MAX_TOTAL_BYTES:
+        raise PackageError(f"{p}: the parts unpack to {total:,} bytes (the limit is {MAX_TOTAL_BYTES:,})",
+                           "INPUT_TOO_LARGE", f"zip: {total:,} > {MAX_TOTAL_BYTES:,}")
+    if "xl/workbook.xml" not in zf.NameToInfo:
+        raise PackageError(f"{p}: no xl/workbook.xml: not an Excel workbook (or a damaged one)",
+                           "INPUT_NOT_WORKBOOK", "xl/workbook.xml")
+
+
+def read_capped(zf: zipfile.ZipFile, name: str, p: Path, limit: int = MAX_PART_BYTES) -> bytes:
+    """A part's bytes, decompressed in chunks and refused past ``limit`` (a header may lie)."""
+    try:
+        with zf.open(name) as fh:
+            chunks, size = [], 0
+            while chunk := fh.read(1 << 16):
+                size += len(chunk)
+                if size > limit:
+                    raise PackageError(f"{p}: part {name} unpacks past {limit:,} bytes", "INPUT_TOO_LARGE",
+                                       f"{name}: > {limit:,}")
+                chunks.append(chunk)
+    except KeyError as exc:
+        raise PackageError(f"{p}: part {name} is missing", "INPUT_DAMAGED", name) from exc
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:  # CRC, truncation, bad data
+        raise PackageError(f"{p}: part {name} is damaged ({exc})", "INPUT_DAMAGED", name) from exc
+    except RuntimeError as exc:  # zipfile: an encrypted entry
+        raise PackageError(f"{p}: part {name} is encrypted", "INPUT_ENCRYPTED", name) from exc
+    data = b"".join(chunks)
+    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:  # never in a real part: entity bombs, XXE
+        raise PackageError(f"{p}: part {name} declares a DTD or entities (refused)", "INPUT_DAMAGED",
+                           f"{name}: <!DOCTYPE>")
+    return data
+
+
+# --- XML, without DTDs ----------------------------------------------------------------------------
+
+def parse_xml(data: bytes, p: Path, part: str, start: Callable[[str, dict[str, str]], None] | None = None,
+              end: Callable[[str], None] | None = None, text: Callable[[str], None] | None = None) -> None:
+    """Stream ``data`` through expat with handlers; a DTD (the door to entity bombs and external
+    entities, never in a real workbook part) or malformed XML is refused as damaged."""
+    import xml.parsers.expat
+
+    parser = xml.parsers.expat.ParserCreate(namespace_separator="}")
+
+    def refuse(*_: Any) -> None:
+        raise PackageError(f"{p}: part {part} declares a DTD or entities (refused)", "INPUT_DAMAGED",
+                           f"{part}: <!DOCTYPE>")
+
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    parser.ExternalEntityRefHandler = refuse
+    if start is not None:
+        parser.StartElementHandler = lambda tag, attrs: start(tag.rsplit("}", 1)[-1], attrs)
+    if end is not None:
+        parser.EndElementHandler = lambda tag: end(tag.rsplit("}", 1)[-1])
+    if text is not None:
+        parser.CharacterDataHandler = text
+    try:
+        parser.Parse(data, True)
+    except xml.parsers.expat.ExpatError as exc:
+        raise PackageError(f"{p}: part {part} is not well-formed XML ({exc})", "INPUT_DAMAGED",
+                           f"{part}: {exc.lineno}:{exc.offset}") from exc
+
+
+def _sheet_parts(zf: zipfile.ZipFile, p: Path) -> dict[str, str]:
+    """Sheet name → its part, through the workbook's relationships."""
+    targets: dict[str, str] = {}
+
+    def rel(tag: str, attrs: dict[str, str]) -> None:
+        if tag == "Relationship" and "Id" in attrs:
+            target = attrs.get("Target", "")
+            targets[attrs["Id"]] = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
+
+    if "xl/_rels/workbook.xml.rels" in zf.NameToInfo:
+        parse_xml(read_capped(zf, "xl/_rels/workbook.xml.rels", p), p, "xl/_rels/workbook.xml.rels", rel)
+    sheets: dict[str, str] = {}
+
+    def sheet(tag: str, attrs: dict[str, str]) -> None:
+        if tag == "sheet":
+            rid = next((v for k, v in attrs.items() if k.endswith("}id") or k == "r:id" or k == "id"), None)
+            if "name" in attrs and rid in targets:
+                sheets[attrs["name"]] = targets[rid]
+
+    parse_xml(read_capped(zf, "xl/workbook.xml", p), p, "xl/workbook.xml", sheet)
+    return sheets
+
+
+def _defined_names(data: bytes, p: Path) -> tuple[dict[str, Area], dict[str, str]]:
+    """Global defined names and the area each points at; names whose text is no single area
+    (``#REF!``, a formula, several areas) apart, by their text."""
+    names: dict[str, Area] = {}
+    broken: dict[str, str] = {}
+    current: list[Any] = [None, []]
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        if tag == "definedName":
+            if "localSheetId" in attrs:  # a sheet's own name (print areas): not ours
+                current[0] = None
+                return
+            current[0], current[1] = attrs.get("name", ""), []
+            if len(names) + len(broken) >= MAX_NAMES:
+                raise PackageError(f"{p}: more than {MAX_NAMES:,} defined names", "INPUT_TOO_LARGE",
+                                   f"definedName > {MAX_NAMES:,}")
+
+    def text(data: str) -> None:
+        if current[0] is not None:
+            current[1].append(data)
+
+    def end(tag: str) -> None:
+        if tag == "definedName" and current[0] is not None:
+            ref = "".join(current[1]).strip()
+            area = parse_reference(ref)
+            if area is None:
+                broken[current[0]] = ref
+            else:
+                names[current[0]] = area
+            current[0] = None
+
+    parse_xml(data, p, "xl/workbook.xml", start, end, text)
+    return names, broken
+
+
+_REFERENCE = re.compile(r"^=?(?:'((?:[^']|'')+)'|([^'!]+))!\$?([A-Za-z]{1,3})?\$?(\d+)?"
+                        r"(?::\$?([A-Za-z]{1,3})?\$?(\d+)?)?$")
+
+
+def parse_reference(ref: str) -> Area | None:
+    """``'武装'!$B$5:$B$24`` → Area; whole columns and rows are bounded by the sheet's size;
+    None for ``#REF!``, formulas, several areas."""
+    m = _REFERENCE.match(ref)
+    if m is None:
+        return None
+    sheet = m.group(1).replace("''", "'") if m.group(1) is not None else m.group(2)
+    c1, r1, c2, r2 = m.group(3), m.group(4), m.group(5), m.group(6)
+    if (c1 is None and r1 is None) or "#REF" in sheet:
+        return None
+    if m.group(5) is None and m.group(6) is None:
+        c2, r2 = c1, r1
+    left, right = (column_index(c1) if c1 else 0), (column_index(c2) if c2 else EXCEL_COLUMNS - 1)
+    top, bottom = (int(r1) - 1 if r1 else 0), (int(r2) - 1 if r2 else EXCEL_ROWS - 1)
+    if not (0 <= top <= bottom < EXCEL_ROWS and 0 <= left <= right < EXCEL_COLUMNS):
+        return None
+    return Area(sheet, top, left, bottom, right)
+
+
+def _custom_properties(zf: zipfile.ZipFile, p: Path) -> dict[str, str]:
+    """docProps/custom.xml: name → text value (our templates name themselves there)."""
+    if "docProps/custom.xml" not in zf.NameToInfo:
+        return {}
+    out: dict[str, str] = {}
+    current: list[Any] = [None, []]
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        if tag == "property":
+            current[0], current[1] = attrs.get("name"), []
+
+    def text(data: str) -> None:
+        if current[0] is not None:
+            current[1].append(data)
+
+    def end(tag: str) -> None:
+        if tag == "property" and current[0] is not None:
+            out[current[0]] = "".join(current[1]).strip()
+            current[0] = None
+
+    parse_xml(read_capped(zf, "docProps/custom.xml", p), p, "docProps/custom.xml", start, end, text)
+    return out
+
+
+def column_index(letters: str) -> int:
+    """``A`` → 0, ``AA`` → 26."""
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + ord(ch) - 64
+    return n - 1
+
+
+def column_letters(index: int) -> str:
+    """0 → ``A``, 26 → ``AA``."""
+    out = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        out = chr(65 + rest) + out
+    return out

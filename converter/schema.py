@@ -162,9 +162,23 @@ def _catalog_validator():
     return jsonschema.Draft202012Validator(build_catalog_schema())
 
 
+@lru_cache(maxsize=1)
+def _fast_catalog_validator():
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
+    from .rules.mailgear.catalog import build_catalog_schema
+
+    return jsonschema_rs.validator_for(build_catalog_schema())
+
+
 def catalog_findings(raw: Any) -> list[Finding]:
     """A mailgear catalog's structure against its generated schema, each error worded as the
     document checks word it (MG_CATALOG_SCHEMA, with the Japanese and English text)."""
+    fast = _fast_catalog_validator()
+    if fast is not None and fast.is_valid(raw):
+        return []
     errors = sorted(_catalog_validator().iter_errors(raw), key=lambda e: list(map(str, e.absolute_path)))
     return [Finding("MG_CATALOG_SCHEMA", inner.pointer, {"ja": inner.message("ja"), "en": inner.message("en")})
             for error in errors for inner in error_findings(error)]

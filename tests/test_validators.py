@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from converter.schema import _fast_validator, _validator, validate
+from converter.schema import _catalog_validator, _fast_catalog_validator, _fast_validator, _validator, validate
 
-from .strategies import mailgear_pilot, pp_character, up_unit
+from .strategies import mailgear_catalog, mailgear_pilot, pp_character, up_unit
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,3 +85,17 @@ def test_validate_findings_do_not_depend_on_the_fast_path(monkeypatch) -> None:
     monkeypatch.setattr("converter.schema._fast_validator", lambda system: None)
     without = [validate(d, d["system"]) for d in docs if d.get("system") in ("up", "mailgear", "pp")]
     assert with_fast == without
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(mailgear_catalog(), st.data())
+def test_validators_agree_on_mangled_catalogs(raw: dict, data) -> None:
+    """The group's catalog schema too: a generated catalog with one value replaced anywhere."""
+    paths = [p for p in _paths(raw) if p]
+    if paths and data.draw(st.booleans()):
+        path = data.draw(st.sampled_from(paths))
+        node = raw
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = data.draw(json_values)
+    assert _fast_catalog_validator().is_valid(raw) == (not list(_catalog_validator().iter_errors(raw)))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -137,8 +138,7 @@ def open_package(path: str | Path) -> Package:
                            "zip") from exc
     try:
         _check_entries(zf, p)
-        sheets = _sheet_parts(zf, p)
-        names, broken = _defined_names(read_capped(zf, "xl/workbook.xml", p), p)
+        sheets, names, broken = _workbook(zf, p)
         properties = _custom_properties(zf, p)
         for shared in SHARED_PARTS:  # parts a native reader parses beside the sheets: checked too
             if shared in zf.NameToInfo:
@@ -248,8 +248,10 @@ def parse_xml(data: bytes, p: Path, part: str, start: Callable[[str, dict[str, s
                            f"{part}: {exc.lineno}:{exc.offset}") from exc
 
 
-def _sheet_parts(zf: zipfile.ZipFile, p: Path) -> dict[str, str]:
-    """Sheet name → its part, through the workbook's relationships."""
+def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, Area], dict[str, str]]:
+    """From one pass over ``xl/workbook.xml``: sheet name → its part (through the workbook's
+    relationships), the global defined names and the area each points at, and apart, by their
+    text, the names that point at no single area (``#REF!``, a formula, several areas)."""
     targets: dict[str, str] = {}
 
     def rel(tag: str, attrs: dict[str, str]) -> None:
@@ -260,26 +262,16 @@ def _sheet_parts(zf: zipfile.ZipFile, p: Path) -> dict[str, str]:
     if "xl/_rels/workbook.xml.rels" in zf.NameToInfo:
         parse_xml(read_capped(zf, "xl/_rels/workbook.xml.rels", p), p, "xl/_rels/workbook.xml.rels", rel)
     sheets: dict[str, str] = {}
-
-    def sheet(tag: str, attrs: dict[str, str]) -> None:
-        if tag == "sheet":
-            rid = next((v for k, v in attrs.items() if k.endswith("}id") or k == "r:id" or k == "id"), None)
-            if "name" in attrs and rid in targets:
-                sheets[attrs["name"]] = targets[rid]
-
-    parse_xml(read_capped(zf, "xl/workbook.xml", p), p, "xl/workbook.xml", sheet)
-    return sheets
-
-
-def _defined_names(data: bytes, p: Path) -> tuple[dict[str, Area], dict[str, str]]:
-    """Global defined names and the area each points at; names whose text is no single area
-    (``#REF!``, a formula, several areas) apart, by their text."""
     names: dict[str, Area] = {}
     broken: dict[str, str] = {}
     current: list[Any] = [None, []]
 
     def start(tag: str, attrs: dict[str, str]) -> None:
-        if tag == "definedName":
+        if tag == "sheet":
+            rid = next((v for k, v in attrs.items() if k.endswith("}id") or k in ("r:id", "id")), None)
+            if "name" in attrs and rid in targets:
+                sheets[attrs["name"]] = targets[rid]
+        elif tag == "definedName":
             if "localSheetId" in attrs:  # a sheet's own name (print areas): not ours
                 current[0] = None
                 return
@@ -302,8 +294,8 @@ def _defined_names(data: bytes, p: Path) -> tuple[dict[str, Area], dict[str, str
                 names[current[0]] = area
             current[0] = None
 
-    parse_xml(data, p, "xl/workbook.xml", start, end, text)
-    return names, broken
+    parse_xml(read_capped(zf, "xl/workbook.xml", p), p, "xl/workbook.xml", start, end, text)
+    return sheets, names, broken
 
 
 _REFERENCE = re.compile(r"^=?(?:'((?:[^']|'')+)'|([^'!]+))!\$?([A-Za-z]{1,3})?\$?(\d+)?"
@@ -353,6 +345,7 @@ def _custom_properties(zf: zipfile.ZipFile, p: Path) -> dict[str, str]:
     return out
 
 
+@lru_cache(maxsize=4096)
 def column_index(letters: str) -> int:
     """``A`` → 0, ``AA`` → 26."""
     n = 0
@@ -361,6 +354,7 @@ def column_index(letters: str) -> int:
     return n - 1
 
 
+@lru_cache(maxsize=4096)
 def column_letters(index: int) -> str:
     """0 → ``A``, 26 → ``AA``."""
     out = ""

@@ -93,16 +93,15 @@ class Package:
         if part is None:
             raise PackageError(f"{self.path}: no sheet named {sheet!r}", "INPUT_DAMAGED", sheet)
         data = self.read_part(part)
-        row_refs = _ROW_REF.findall(data)
-        refs = _CELL_REF.findall(data)
-        cell_refs = set(refs)
-        rows = max(map(int, row_refs), default=0)
-        letters = max(cell_refs, key=lambda c: (len(c), c.upper()), default=b"A")
+        rows = max(map(int, _ROW_REF.findall(data)), default=0)
+        letters = max(set(_CELL_REF.findall(data)), key=lambda c: (len(c), c.upper()), default=b"A")
         cols = column_index(letters.decode("ascii")) + 1 if len(letters) <= 3 else EXCEL_COLUMNS + 1
-        # Rows and cells written without a reference follow the previous one: bound them by count.
-        cells = data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/>")
-        rows = max(rows, data.count(b"<row ") + data.count(b"<row>") - len(row_refs) + rows)
-        cols = max(cols, cells - len(refs))
+        # Rows and cells written without a reference follow the previous one (rare: some other
+        # writers): bound them by their count, counted only when there is one.
+        if _BARE_ROW.search(data):
+            rows += len(_ANY_ROW.findall(data))
+        if _BARE_CELL.search(data):
+            cols += len(_ANY_CELL.findall(data))
         if rows > EXCEL_ROWS or cols > EXCEL_COLUMNS:
             raise PackageError(f"{self.path}: sheet {sheet!r} has a cell reference beyond Excel's grid "
                                f"(row {rows}, column {column_letters(cols - 1)})", "INPUT_DAMAGED",
@@ -117,6 +116,10 @@ class Package:
 
 _CELL_REF = re.compile(rb"<c\b[^>]*?\br=\"\$?([A-Za-z]+)\$?\d")
 _ROW_REF = re.compile(rb"<row\b[^>]*?\br=\"(\d{1,9})\"")
+_BARE_CELL = re.compile(rb"<c(?:\s(?![^>]*\br=)[^>]*)?/?>")
+_BARE_ROW = re.compile(rb"<row(?:\s(?![^>]*\br=)[^>]*)?/?>")
+_ANY_CELL = re.compile(rb"<c[\s/>]")
+_ANY_ROW = re.compile(rb"<row[\s/>]")
 
 
 def open_package(path: str | Path) -> Package:

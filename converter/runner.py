@@ -21,6 +21,7 @@ from .core.findings import Finding
 from .core.source import UNREADABLE, Origin
 from .io import expand_paths, read_source
 from .io.sources import STDIN
+from .rules import get_system, system_ids
 
 #: suffixes read in a worker process even with one job (native readers)
 ISOLATED_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
@@ -55,11 +56,13 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
     context = {k: v for k, v in (context or {}).items() if v is not None}
     reports: list[FileReport | None] = [None] * len(files)
     emitted = 0
+    catalogs: dict[str, Any] = {}
 
     def done(index: int, report: FileReport) -> None:
         nonlocal emitted
         reports[index] = report
         while emitted < len(files) and reports[emitted] is not None:
+            _share_catalogs(reports[emitted], catalogs)
             if on_report is not None:
                 on_report(reports[emitted])
             emitted += 1
@@ -70,10 +73,11 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
     in_process = [i for i in range(len(files)) if i not in set(isolated)]
     if isolated:
         _run_in_workers(files, isolated, options, context, max(1, min(jobs, len(isolated))), limits, done,
-                        first_local=in_process, local=lambda i: done(i, check_one(files[i], options, context)))
+                        first_local=in_process,
+                        local=lambda i: done(i, slimmed(check_one(files[i], options, context))))
     else:
         for i in in_process:
-            done(i, check_one(files[i], options, context))
+            done(i, slimmed(check_one(files[i], options, context)))
     report = CheckReport([r for r in reports if r is not None], options=options)
     run_set_checks(report)
     return report
@@ -82,6 +86,24 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
 def check_one(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
     """One file read and checked; never raises for what the file holds."""
     return check_source(read_source(path), options, context)
+
+
+def slimmed(report: FileReport) -> FileReport:
+    """The report without what neither the output nor the set checks need."""
+    if report.system in system_ids():
+        return report.slim(get_system(report.system).set_fields)
+    return report.slim(())
+
+
+def _share_catalogs(report: FileReport, seen: dict[str, Any]) -> None:
+    """Workbooks carrying the same catalog sheet share one Catalog object, not a copy each."""
+    catalog = report.context.get("catalog")
+    if catalog is None:
+        return
+    import json
+
+    key = json.dumps(catalog.raw, sort_keys=True, ensure_ascii=False, default=str)
+    report.context["catalog"] = seen.setdefault(key, catalog)
 
 
 def crashed(path: Path, reason: str) -> FileReport:
@@ -218,7 +240,7 @@ def _serve(conn, options: dict[str, str], context: dict[str, Any], limits: Limit
             return
         index, path = msg
         try:
-            report = check_one(Path(path), options, context)
+            report = slimmed(check_one(Path(path), options, context))
         except MemoryError:
             report = crashed(Path(path), f"memory limit of {limits.memory_bytes // 1024 ** 2} MB")
         except RecursionError:

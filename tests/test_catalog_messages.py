@@ -227,6 +227,22 @@ def raised_codes() -> dict[str, list[str]]:
             codes = _codes_in(arg) | (assigned.get(arg.id, set()) if isinstance(arg, ast.Name) else set())
             for code in codes:
                 found.setdefault(code, []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
+        # An error that becomes a file's finding: PackageError(message, CODE, detail), and a
+        # ``code`` parameter's default (``unreadable(..., code="INPUT_UNREADABLE")``).
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "PackageError":
+                arg = node.args[1] if len(node.args) > 1 else next(
+                    (k.value for k in node.keywords if k.arg == "code"), None)
+                for code in _codes_in(arg) if arg is not None else ():
+                    found.setdefault(code, []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                params = node.args.args + node.args.kwonlyargs
+                defaults = [None] * (len(node.args.args) - len(node.args.defaults)) + list(node.args.defaults) \
+                    + list(node.args.kw_defaults)
+                for param, default in zip(params, defaults):
+                    if param.arg == "code" and default is not None:
+                        for code in _codes_in(default):
+                            found.setdefault(code, []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
     return found
 
 

@@ -59,6 +59,15 @@ class FileReport:
     def derived(self) -> dict[str, Derived]:
         return dict(self.evaluation.derived) if self.evaluation is not None else {}
 
+    def slim(self, fields: tuple[str, ...]) -> "FileReport":
+        """Keep what the report prints and what the set checks read (the document's ``fields``
+        and their cells), not the reader's maps: a folder's memory stays flat in its size."""
+        keep = tuple("/" + f for f in fields)
+        if self.document is not None:
+            self.document = {k: v for k, v in self.document.items() if k in fields or k == "system"}
+        self.cells = {p: c for p, c in self.cells.items() if p.startswith(keep)} if keep else {}
+        return self
+
     def value(self, pointer: str, default: Any = None) -> Any:
         """The derived value at ``pointer``, or ``default``."""
         return self.evaluation.value(pointer, default) if self.evaluation is not None else default

@@ -26,6 +26,7 @@ class System:
     build_schema: Callable[[], dict[str, Any]]
     context: tuple[str, ...] = ()  # the context entries its engine takes (catalog, skills)
     set_checks: tuple[SetCheck, ...] = ()
+    set_fields: tuple[str, ...] = ()  # the top-level document fields its set checks read
 
     def evaluate_with(self, doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
                       context: Mapping[str, Any] | None = None) -> Evaluation:
@@ -53,7 +54,7 @@ def get_system(system_id: str) -> System:
         raise MechasheetError(f"unknown system {system_id!r} (known: {', '.join(_MODULES)})")
     mod = importlib.import_module(_MODULES[system_id])
     return System(system_id, mod.LABEL, mod.FORMAT, mod.evaluate, mod.build_schema,
-                  tuple(mod.CONTEXT), tuple(mod.SET_CHECKS))
+                  tuple(mod.CONTEXT), tuple(mod.SET_CHECKS), tuple(mod.SET_FIELDS))
 
 
 __all__ = ["CostLine", "Evaluation", "System", "get_system", "system_ids"]

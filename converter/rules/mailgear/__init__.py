@@ -20,3 +20,4 @@ evaluate = price_pilot
 LABEL = tables().raw["label"]
 CONTEXT = ("catalog",)
 SET_CHECKS = (party_check,)
+SET_FIELDS = ("pilot",)  # what the set checks read of each document

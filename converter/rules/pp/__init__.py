@@ -15,3 +15,4 @@ evaluate = price_character
 LABEL = tables().raw["label"]
 CONTEXT = ("skills",)
 SET_CHECKS = ()
+SET_FIELDS: tuple[str, ...] = ()

@@ -16,3 +16,4 @@ evaluate = price_unit
 LABEL = tables().raw["label"]
 CONTEXT: tuple[str, ...] = ()
 SET_CHECKS = (transformation_sets,)
+SET_FIELDS = ("name", "transformation")  # what the set checks read of each document

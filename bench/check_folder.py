@@ -1,0 +1,149 @@
+"""Benchmark: checking a folder of filled sheets, against plain readers of the same files.
+
+Run: pip install -e '.[bench]' && python bench/check_folder.py [N] [--big M]
+
+Builds a corpus of N filled sheets (default 600) of the three systems by copying the samples,
+then, each in a fresh process (so start-up and memory are its own), times per file:
+  - mechasheet's full check (read, schema, rules) with one job and with --jobs 2;
+  - a plain openpyxl loop (load_workbook data_only, iterate every row of every sheet);
+  - pandas.read_excel(engine="calamine") of every sheet;
+  - python-calamine's bare read of every sheet (the floor);
+and the same for N JSON documents against a json.load + jsonschema loop. Prints each figure,
+the ratios and peak memory, then the targets as pass/fail (issue: fast folder checks):
+  full check >= 10x faster than the openpyxl loop; <= 3x calamine's bare read on one core;
+  --jobs 2 >= 1.8x one job (needs 2 cores); peak memory at M files (default 10 N) within
+  1.2x of the peak at N files.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+
+
+def build_corpus(folder: Path, n: int, suffix: str) -> list[Path]:
+    """``n`` copies of the samples with ``suffix`` (.xlsx, .json), the three systems in turn."""
+    sources = sorted(p for s in ("up", "mailgear", "pp") for p in (SAMPLES / s).glob(f"*{suffix}")
+                     if suffix != ".json" or "system" in json.loads(p.read_text("utf-8")))
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for i in range(n):
+        src = sources[i % len(sources)]
+        dst = folder / f"{i:05d}-{src.name}"
+        shutil.copyfile(src, dst)
+        out.append(dst)
+    return out
+
+
+# Each measured thing runs in a child: it prints seconds and the peak RSS (KB) of itself and its
+# own children (the check's worker processes).
+CHILD = textwrap.dedent("""
+    import json, resource, sys, time
+    from pathlib import Path
+    files = [Path(p) for p in json.loads(sys.argv[2])]
+    kind = sys.argv[1]
+    {setup}
+    start = time.perf_counter()
+    {body}
+    seconds = time.perf_counter() - start
+    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+               resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    print(json.dumps({{"seconds": seconds, "peak_kb": peak}}))
+""")
+
+RUNS = {
+    "check-1": ("from converter.runner import check_files",
+                "report = check_files(files, jobs=1)\nassert len(report.files) == len(files)"),
+    "check-2": ("from converter.runner import check_files",
+                "report = check_files(files, jobs=2)\nassert len(report.files) == len(files)"),
+    "openpyxl": ("import openpyxl",
+                 "for f in files:\n"
+                 "    wb = openpyxl.load_workbook(f, data_only=True)\n"
+                 "    n = sum(1 for ws in wb.worksheets for row in ws.iter_rows(values_only=True) for v in row)\n"
+                 "    wb.close()"),
+    "pandas": ("import pandas",
+               "for f in files:\n    pandas.read_excel(f, sheet_name=None, engine='calamine', header=None)"),
+    "calamine": ("import python_calamine",
+                 "for f in files:\n"
+                 "    book = python_calamine.CalamineWorkbook.from_path(str(f))\n"
+                 "    for s in book.sheet_names:\n        book.get_sheet_by_name(s).to_python()"),
+    "json-check": ("from converter.runner import check_files",
+                   "report = check_files(files, jobs=1)\nassert len(report.files) == len(files)"),
+    "json-jsonschema": ("import jsonschema\n"
+                        "schemas = {s: json.loads(open(f'schemas/{s}.schema.json', encoding='utf-8').read()) "
+                        "for s in ('up', 'mailgear', 'pp')}\n"
+                        "validators = {s: jsonschema.Draft202012Validator(v) for s, v in schemas.items()}",
+                        "for f in files:\n"
+                        "    doc = json.loads(f.read_text('utf-8'))\n"
+                        "    list(validators[doc['system']].iter_errors(doc))"),
+}
+
+
+def measure(kind: str, files: list[Path]) -> dict:
+    setup, body = RUNS[kind]
+    code = CHILD.format(setup=textwrap.indent(setup, "").replace("\n", "\n"),
+                        body=body.replace("\n", "\n"))
+    listing = Path(tempfile.mkstemp(suffix=".json")[1])
+    listing.write_text(json.dumps([str(f) for f in files]))
+    try:
+        done = subprocess.run([sys.executable, "-c", _loader(code), kind, str(listing)], cwd=ROOT,
+                              capture_output=True, text=True, timeout=3600)
+    finally:
+        listing.unlink(missing_ok=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{kind} failed:\n{done.stderr}")
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out["per_file_ms"] = out["seconds"] / len(files) * 1000
+    return out
+
+
+def _loader(code: str) -> str:
+    """The child reads its file list from a file (argv would be too long for thousands)."""
+    return code.replace("json.loads(sys.argv[2])", "json.loads(open(sys.argv[2]).read())")
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    n = int(args[0]) if args and args[0].isdigit() else 600
+    big = int(args[args.index("--big") + 1]) if "--big" in args else 10 * n
+    with tempfile.TemporaryDirectory(prefix="mechasheet-bench-") as tmp:
+        base = Path(tmp)
+        sheets = build_corpus(base / "sheets", n, ".xlsx")
+        docs = build_corpus(base / "docs", n, ".json")
+        results = {k: measure(k, sheets) for k in ("check-1", "check-2", "openpyxl", "pandas", "calamine")}
+        results.update({k: measure(k, docs) for k in ("json-check", "json-jsonschema")})
+        many = build_corpus(base / "many", big, ".xlsx")
+        results["check-1-big"] = measure("check-1", many)
+
+    print(f"files: {n} sheets and {n} JSON documents of up, mailgear and pp; cores: {os.cpu_count()}")
+    print(f"{'run':<18}{'ms/file':>10}{'peak MB':>10}")
+    for kind, r in results.items():
+        label = kind if kind != "check-1-big" else f"check-1 ({big} files)"
+        print(f"{label:<18}{r['per_file_ms']:>10.2f}{r['peak_kb'] / 1024:>10.1f}")
+    ours, two = results["check-1"]["per_file_ms"], results["check-2"]["per_file_ms"]
+    ratios = {
+        "openpyxl loop / full check (>= 10)": (results["openpyxl"]["per_file_ms"] / ours, lambda r: r >= 10),
+        "full check / calamine bare read (<= 3)": (ours / results["calamine"]["per_file_ms"], lambda r: r <= 3),
+        "one job / --jobs 2 (>= 1.8)": (ours / two, lambda r: r >= 1.8),
+        f"peak at {big} / peak at {n} files (<= 1.2)": (
+            results["check-1-big"]["peak_kb"] / results["check-1"]["peak_kb"], lambda r: r <= 1.2),
+        "json+jsonschema loop / JSON check": (
+            results["json-jsonschema"]["per_file_ms"] / results["json-check"]["per_file_ms"], None),
+        "pandas.read_excel / full check": (results["pandas"]["per_file_ms"] / ours, None),
+    }
+    print()
+    for label, (ratio, target) in ratios.items():
+        verdict = "" if target is None else ("  pass" if target(ratio) else "  FAIL")
+        print(f"{label:<46}{ratio:>8.2f}{verdict}")
+
+
+if __name__ == "__main__":
+    main()

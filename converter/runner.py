@@ -124,6 +124,8 @@ def _run_in_workers(files: list[Path], indices: list[int], options: Mapping[str,
     from multiprocessing.connection import wait
 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    if ctx.get_start_method() == "fork":
+        _prewarm({files[i].suffix.lower() for i in indices})
     queue = list(indices)
     workers: dict[Any, _Worker] = {}
     try:
@@ -165,6 +167,19 @@ def _run_in_workers(files: list[Path], indices: list[int], options: Mapping[str,
     finally:
         for w in workers.values():
             w.stop()
+
+
+def _prewarm(suffixes: set[str]) -> None:
+    """Import what every worker will need before forking them, so they share it (copy on write)
+    instead of each importing it again: the workbook reader and every system's engine."""
+    import importlib
+
+    if suffixes & set(ISOLATED_SUFFIXES):
+        importlib.import_module("python_calamine")
+        importlib.import_module("converter.sheets.reader")
+    for system in system_ids():
+        get_system(system)
+    importlib.import_module("converter.schema")
 
 
 def _death(exitcode: int | None) -> str:

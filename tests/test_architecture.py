@@ -1,0 +1,107 @@
+"""docs/architecture.md is a promise: every module is listed there, every listed module exists,
+and the walls it states hold on the import graph (lazy imports inside functions included)."""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "converter"
+DOC = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+SYSTEMS = ("up", "mailgear", "pp")
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Every converter module ``path`` imports, at the top or inside a function."""
+    module = _module(path)
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith("converter"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.startswith("converter"):
+                out.add(target)
+                out.update(f"{target}.{a.name}" for a in node.names
+                           if (PACKAGE.parent / (target + "." + a.name).replace(".", "/")).with_suffix(".py").exists()
+                           or (PACKAGE.parent / (target + "." + a.name).replace(".", "/") / "__init__.py").exists())
+    return out
+
+
+MODULES = {_module(p): p for p in PACKAGE.rglob("*.py")}
+GRAPH = {m: _imports(p) for m, p in MODULES.items()}
+
+
+def _listed() -> set[str]:
+    """The module paths the page's table names, `<system>` expanded."""
+    paths = set()
+    for raw in re.findall(r"`(converter/[^`]+?\.(?:py|toml))`", DOC):
+        for system in SYSTEMS if "<system>" in raw else ("",):
+            paths.add(raw.replace("<system>", system))
+    return paths
+
+
+def test_every_module_is_listed() -> None:
+    """Each .py file of the package appears in docs/architecture.md."""
+    listed = _listed()
+    missing = sorted(str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py")
+                     if str(p.relative_to(ROOT)) not in listed
+                     and not (p.name == "__init__.py" and p.parent.name in SYSTEMS))
+    assert missing == []
+
+
+def test_every_listed_module_exists() -> None:
+    """No entry of the page names a module that is gone."""
+    assert sorted(p for p in _listed() if not (ROOT / p).exists()) == []
+
+
+def _violations(prefix: str, allowed: tuple[str, ...]) -> dict[str, list[str]]:
+    out = {}
+    for module, imported in GRAPH.items():
+        if module == prefix or module.startswith(prefix + "."):
+            bad = sorted(i for i in imported if not i.startswith(allowed))
+            if bad:
+                out[module] = bad
+    return out
+
+
+def test_core_imports_only_core() -> None:
+    """converter.core stands on the standard library alone."""
+    assert _violations("converter.core", ("converter.core",)) == {}
+
+
+def test_rules_import_only_core_and_rules() -> None:
+    """converter.rules imports the core and itself: no reader, checker, sheet or schema validator."""
+    assert _violations("converter.rules", ("converter.core", "converter.rules")) == {}
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_one_system_never_imports_another(system: str) -> None:
+    """Conversion will go through a common model, not through each other."""
+    others = tuple(f"converter.rules.{s}" for s in SYSTEMS if s != system)
+    prefix = f"converter.rules.{system}"
+    bad = {m: sorted(i for i in imported if i.startswith(others))
+           for m, imported in GRAPH.items() if m == prefix or m.startswith(prefix + ".")}
+    assert {m: v for m, v in bad.items() if v} == {}
+
+
+def test_the_checker_imports_no_reader() -> None:
+    """converter.check takes Sources: it never imports io, sheets, the runner or the CLI."""
+    forbidden = ("converter.io", "converter.sheets", "converter.runner", "converter.cli")
+    bad = {m: sorted(i for i in imported if i.startswith(forbidden))
+           for m, imported in GRAPH.items() if m.startswith("converter.check")}
+    assert {m: v for m, v in bad.items() if v} == {}

@@ -136,7 +136,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     context = _context(args)
     total = len(expand_paths(args.paths))
     if not total:
-        raise MechasheetError("no documents found in: " + ", ".join(args.paths))
+        raise MechasheetError("no documents found in: " + ", ".join(args.paths), "NO_DOCUMENTS",
+                              paths=list(args.paths))
     opts = text_options(args.lang, breakdown=args.breakdown, quiet=args.quiet, color=_color(sys.stdout))
 
     def emit(fr: FileReport) -> None:
@@ -264,6 +265,7 @@ def _cmd_write(args: argparse.Namespace) -> int:
 def _cmd_read(args: argparse.Namespace) -> int:
     from .io.files import dump_document, write_atomic
     from .rules import system_ids
+    from .check.text import render_findings, text_options
     from .rules.options import with_readings
     from .sheets import read_workbook
 
@@ -271,8 +273,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
     findings = got.findings
     # The sheet's rules readings (its ルール cells) go with the document.
     doc = with_readings(got.document, got.options) if got.document.get("system") in system_ids() else got.document
-    for f in findings:
-        sys.stderr.write(f"{f.level.value} {f.code} {f.cell or f.pointer}: {f.message(args.lang)}\n")
+    sys.stderr.write(render_findings(findings, text_options(args.lang, color=_color(sys.stderr))))
     text = dump_document(doc)
     if args.output:
         write_atomic(args.output, text, args.force, inputs=[args.sheet])
@@ -294,7 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except MechasheetError as exc:
-        sys.stderr.write(f"mechasheet: {exc}\n")
+        sys.stderr.write(f"mechasheet: {exc.message(getattr(args, 'lang', None) or default_lang())}\n")
         return exc.exit_code
     except BrokenPipeError:
         return EXIT_OK

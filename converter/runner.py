@@ -23,6 +23,7 @@ from .io import expand_paths, read_source
 from .io.sources import STDIN
 from .rules import get_system, system_ids
 
+PREWARM_FROM = 8  # files: from here on, importing every engine before forking pays for itself
 #: suffixes read in a worker process even with one job (native readers)
 ISOLATED_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
 
@@ -67,9 +68,11 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
                 on_report(reports[emitted])
             emitted += 1
 
-    # Standard input belongs to this process (a worker's is closed).
+    # Standard input belongs to this process (a worker's is closed); one JSON file is not worth a
+    # worker; a workbook always is (its reader is native code).
+    spread = jobs > 1 and len(files) > 1
     isolated = [i for i, p in enumerate(files)
-                if str(p) != STDIN and (jobs > 1 or p.suffix.lower() in ISOLATED_SUFFIXES)]
+                if str(p) != STDIN and (spread or p.suffix.lower() in ISOLATED_SUFFIXES)]
     in_process = [i for i in range(len(files)) if i not in set(isolated)]
     if isolated:
         _run_in_workers(files, isolated, options, context, max(1, min(jobs, len(isolated))), limits, done,
@@ -124,7 +127,7 @@ def _run_in_workers(files: list[Path], indices: list[int], options: Mapping[str,
     from multiprocessing.connection import wait
 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    if ctx.get_start_method() == "fork":
+    if ctx.get_start_method() == "fork" and len(indices) >= PREWARM_FROM:
         _prewarm({files[i].suffix.lower() for i in indices})
     queue = list(indices)
     workers: dict[Any, _Worker] = {}

@@ -227,10 +227,10 @@ def raised_codes() -> dict[str, list[str]]:
             codes = _codes_in(arg) | (assigned.get(arg.id, set()) if isinstance(arg, ast.Name) else set())
             for code in codes:
                 found.setdefault(code, []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
-        # An error that becomes a file's finding: PackageError(message, CODE, detail), and a
+        # An error that carries a finding: SomeError(message, CODE, **params), and a
         # ``code`` parameter's default (``unreadable(..., code="INPUT_UNREADABLE")``).
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "PackageError":
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (node.func.id.endswith("Error") or node.func.id == "error"):
                 arg = node.args[1] if len(node.args) > 1 else next(
                     (k.value for k in node.keywords if k.arg == "code"), None)
                 for code in _codes_in(arg) if arg is not None else ():

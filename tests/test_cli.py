@@ -85,7 +85,7 @@ def test_missing_file_exits_2_naming_it(capsys, tmp_path: Path) -> None:
     missing = tmp_path / "no-such-unit.json"
     code, out, err = _run(capsys, "check", str(missing))
     assert code == 2
-    assert "INPUT_UNREADABLE" in out
+    assert "INPUT_NOT_FOUND" in out  # the sharp code, in the report (issue 9)
     assert str(missing) in out + err
 
 

@@ -37,7 +37,7 @@ def test_binary_posing_as_json_says_to_save_as_utf8(tmp_path) -> None:
     path.write_bytes(bytes(range(256)) * 4)
     report = check_path(path)
     (f,) = report.findings
-    assert f.code == "INPUT_UNREADABLE" and "save it as UTF-8" in f.params["reason"]
+    assert f.code == "INPUT_NOT_TEXT" and "UTF-8" in f.hint("en") and "UTF-8" in f.hint("ja")
 
 
 def test_deeply_nested_json_is_unreadable_not_a_crash(tmp_path, capsys) -> None:
@@ -45,7 +45,7 @@ def test_deeply_nested_json_is_unreadable_not_a_crash(tmp_path, capsys) -> None:
     path = tmp_path / "deep.json"
     path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     assert main(["check", str(path)]) == EXIT_INPUT
-    assert "nested too deeply" in capsys.readouterr().out
+    assert "INPUT_TOO_DEEP" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", str(2 ** 53 + 1)])

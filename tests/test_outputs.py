@@ -33,7 +33,8 @@ def test_write_refuses_to_replace_its_input(tmp_path, capsys, spelling: str) -> 
         target.symlink_to(doc)
     before = doc.read_bytes()
     assert main(["write", str(doc), "-o", str(target), "--force"]) == EXIT_INPUT
-    assert "inputs are never replaced" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "入力は置き換えません" in err and str(doc) in err  # in the user's language (Japanese default)
     assert doc.read_bytes() == before
 
 

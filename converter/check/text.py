@@ -74,6 +74,13 @@ def render_tail(report: CheckReport, opts: TextOptions) -> str:
     return out.getvalue()
 
 
+def render_findings(findings: Iterable[Finding], opts: TextOptions) -> str:
+    """Findings alone, aligned, with hints (``read`` prints what it found this way)."""
+    out = io.StringIO()
+    _print_findings(_console(out, opts), list(findings), opts)
+    return out.getvalue()
+
+
 def render_file(fr: FileReport, opts: TextOptions) -> str:
     """One file's lines (for output streamed as each file is checked)."""
     out = io.StringIO()

@@ -8,13 +8,31 @@ if TYPE_CHECKING:
 
 
 class MechasheetError(Exception):
-    """Base of every error mechasheet raises on purpose."""
+    """Base of every error mechasheet raises on purpose.
+
+    ``message`` is for logs and tracebacks (English); with a ``code`` from the finding catalog and
+    its parameters the error also carries a :class:`Finding`, which a front end prints in the
+    user's language (and a file's report shows)."""
 
     exit_code = 2
 
-    def __init__(self, message: str, finding: "Finding | None" = None) -> None:
+    def __init__(self, message: str, code: str = "", **params: object) -> None:
         super().__init__(message)
-        self.finding = finding
+        self.code = code
+        self.params = params
+
+    @property
+    def finding(self) -> "Finding | None":
+        if not self.code:
+            return None
+        from .findings import Finding
+
+        return Finding(self.code, "", dict(self.params))
+
+    def message(self, lang: str = "ja") -> str:
+        """What the user reads: the catalog's text in ``lang``, or the plain message."""
+        finding = self.finding
+        return finding.message(lang) if finding is not None else str(self)
 
 
 class InputError(MechasheetError, ValueError):

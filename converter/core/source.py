@@ -48,9 +48,8 @@ class Source:
     findings: list[Finding] = field(default_factory=list)
 
 
-def unreadable(path: str, reason: str, origin_kind: str = "file", code: str = "INPUT_UNREADABLE",
-               detail: str = "") -> Source:
-    """The Source of a file that cannot be read at all: one finding, INPUT_UNREADABLE with the
-    reason, or a sharper code (encrypted, not a workbook, too large, damaged) with its detail."""
-    params = {"reason": reason} if code == "INPUT_UNREADABLE" else {"detail": detail}
-    return Source(path, Origin(origin_kind), UNREADABLE, findings=[Finding(code, "", params)])
+def unreadable(path: str, reason: str, origin_kind: str = "file", finding: Finding | None = None) -> Source:
+    """The Source of a file that cannot be read at all: one finding, the error's own (not JSON,
+    encrypted, too large, ...) or INPUT_UNREADABLE with the reason."""
+    found = finding if finding is not None else Finding("INPUT_UNREADABLE", "", {"reason": reason})
+    return Source(path, Origin(origin_kind), UNREADABLE, findings=[found])

@@ -28,7 +28,7 @@ def load_catalog(path: str | Path):
 
         catalog = read_workbook(p).context.get("catalog")
         if catalog is None:
-            raise InputError(f"{p}: the workbook has no catalog sheet")
+            raise InputError(f"{p}: the workbook has no catalog sheet", "CATALOG_SHEET_MISSING", file=str(p))
         return catalog
     return catalog_from(load_json_document(p), source=str(p))
 

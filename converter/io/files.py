@@ -23,11 +23,12 @@ def read_input(path: str | Path, error: type[InputError] = InputError) -> tuple[
     try:
         data = p.read_bytes()
     except FileNotFoundError as exc:
-        raise error(f"{p}: no such file") from exc
+        raise error(f"{p}: no such file", "INPUT_NOT_FOUND", file=str(p)) from exc
     except IsADirectoryError as exc:
-        raise error(f"{p}: is a folder, not a file") from exc
+        raise error(f"{p}: is a folder, not a file", "INPUT_IS_FOLDER", file=str(p)) from exc
     except OSError as exc:
-        raise error(f"{p}: cannot read: {exc.strerror or exc}") from exc
+        raise error(f"{p}: cannot read: {exc.strerror or exc}", "INPUT_CANNOT_READ", file=str(p),
+                    detail=exc.strerror or str(exc)) from exc
     return decode_text(data, str(p), error)
 
 
@@ -42,7 +43,7 @@ def decode_text(data: bytes, name: str, error: type[InputError] = InputError) ->
             return data.decode("utf-16"), "UTF-16"
         except UnicodeDecodeError as exc:
             raise error(f"{name}: damaged UTF-16 text ({exc.reason} at byte {exc.start}); "
-                        "save it again as UTF-8") from exc
+                        "save it again as UTF-8", "INPUT_NOT_TEXT", file=name) from exc
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError:
@@ -53,7 +54,7 @@ def decode_text(data: bytes, name: str, error: type[InputError] = InputError) ->
         except UnicodeDecodeError:
             pass
     raise error(f"{name}: not text in UTF-8, UTF-16 or Shift_JIS (is it a spreadsheet or another "
-                "binary file?); save it as UTF-8 text")
+                "binary file?); save it as UTF-8 text", "INPUT_NOT_TEXT", file=name)
 
 
 def load_json_document(path: str | Path) -> dict[str, Any]:
@@ -67,11 +68,13 @@ def parse_json_document(text: str, name: str) -> dict[str, Any]:
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
+        raise InputError(f"{name}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})",
+                         "INPUT_NOT_JSON", file=name, line=exc.lineno, column=exc.colno) from exc
     except RecursionError as exc:
-        raise InputError(f"{name}: JSON nested too deeply to be a document") from exc
+        raise InputError(f"{name}: JSON nested too deeply to be a document", "INPUT_TOO_DEEP", file=name) from exc
     if not isinstance(doc, dict):
-        raise InputError(f"{name}: a document must be a JSON object, not {type(doc).__name__}")
+        raise InputError(f"{name}: a document must be a JSON object, not {type(doc).__name__}",
+                         "INPUT_NOT_OBJECT", file=name)
     return doc
 
 
@@ -95,7 +98,8 @@ def refuse_inputs(output: str | Path, inputs: Iterable[str | Path]) -> None:
         except OSError:
             pass
         if same or out.resolve() == src.resolve():
-            raise OutputError(f"{out}: is the input {src}; inputs are never replaced (choose another -o)")
+            raise OutputError(f"{out}: is the input {src}; inputs are never replaced (choose another -o)",
+                              "OUTPUT_IS_INPUT", file=str(out), input=str(src))
 
 
 def write_atomic(path: str | Path, data: bytes | str, force: bool = False,
@@ -109,17 +113,19 @@ def write_atomic(path: str | Path, data: bytes | str, force: bool = False,
     p = Path(path)
     refuse_inputs(p, inputs)
     if p.exists() and not force:
-        raise OutputError(f"{p}: already exists (use --force to replace it)")
+        raise OutputError(f"{p}: already exists (use --force to replace it)", "OUTPUT_EXISTS", file=str(p))
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise OutputError(f"{p.parent}: cannot create the folder: {exc.strerror or exc}") from exc
+        raise OutputError(f"{p.parent}: cannot create the folder: {exc.strerror or exc}",
+                          "OUTPUT_CANNOT_WRITE", file=str(p), detail=exc.strerror or str(exc)) from exc
     _remove_stale_temporaries(p)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}{TEMP_MARK}", suffix=".tmp", dir=p.parent)
     except OSError as exc:
-        raise OutputError(f"{p}: cannot write in {p.parent}: {exc.strerror or exc}") from exc
+        raise OutputError(f"{p}: cannot write in {p.parent}: {exc.strerror or exc}",
+                          "OUTPUT_CANNOT_WRITE", file=str(p), detail=exc.strerror or str(exc)) from exc
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
@@ -133,9 +139,11 @@ def write_atomic(path: str | Path, data: bytes | str, force: bool = False,
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
         if isinstance(exc, FileExistsError):
-            raise OutputError(f"{p}: already exists (use --force to replace it)") from exc
+            raise OutputError(f"{p}: already exists (use --force to replace it)", "OUTPUT_EXISTS",
+                              file=str(p)) from exc
         if isinstance(exc, OSError):
-            raise OutputError(f"{p}: cannot write: {exc.strerror or exc}") from exc
+            raise OutputError(f"{p}: cannot write: {exc.strerror or exc}", "OUTPUT_CANNOT_WRITE",
+                              file=str(p), detail=exc.strerror or str(exc)) from exc
         raise
     return p
 

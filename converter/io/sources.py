@@ -32,15 +32,14 @@ def read_source(path: str | Path) -> Source:
         try:
             return read_stdin()
         except InputError as exc:
-            return unreadable("<stdin>", str(exc))
+            return unreadable("<stdin>", str(exc), finding=exc.finding)
     p = Path(path)
     module = next((m for m, suffixes in READERS.items() if p.suffix.lower() in suffixes),
                   "converter.io.json_files")
     try:
         return importlib.import_module(module).read(p)
     except InputError as exc:
-        return unreadable(str(p), str(exc), code=getattr(exc, "code", "INPUT_UNREADABLE"),
-                          detail=getattr(exc, "detail", ""))
+        return unreadable(str(p), str(exc), finding=exc.finding)
 
 
 def read_sources(paths: Iterable[str | Path]) -> Iterator[Source]:

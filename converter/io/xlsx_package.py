@@ -39,8 +39,7 @@ class PackageError(InputError):
     ``detail`` where and how much, in no language (part names, cells, numbers)."""
 
     def __init__(self, message: str, code: str = "INPUT_UNREADABLE", detail: str = "") -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(message, code, detail=detail)
         self.detail = detail
 
 
@@ -129,9 +128,10 @@ def open_package(path: str | Path) -> Package:
         with open(p, "rb") as fh:
             head = fh.read(4096)
     except FileNotFoundError as exc:
-        raise InputError(f"{p}: no such file") from exc
+        raise InputError(f"{p}: no such file", "INPUT_NOT_FOUND", file=str(p)) from exc
     except OSError as exc:
-        raise InputError(f"{p}: cannot read: {exc.strerror or exc}") from exc
+        raise InputError(f"{p}: cannot read: {exc.strerror or exc}", "INPUT_CANNOT_READ", file=str(p),
+                         detail=exc.strerror or str(exc)) from exc
     if not head.startswith(ZIP_MAGIC):
         raise _not_a_package(p, head)
     try:

@@ -51,7 +51,8 @@ def system_ids() -> list[str]:
 def get_system(system_id: str) -> System:
     """The system named ``system_id``; MechasheetError (exit 2) if there is none."""
     if system_id not in system_ids():
-        raise MechasheetError(f"unknown system {system_id!r} (known: {', '.join(_MODULES)})")
+        raise MechasheetError(f"unknown system {system_id!r} (known: {', '.join(_MODULES)})", "SYSTEM_UNKNOWN",
+                              system=system_id, known=list(_MODULES))
     mod = importlib.import_module(_MODULES[system_id])
     return System(system_id, mod.LABEL, mod.FORMAT, mod.evaluate, mod.build_schema,
                   tuple(mod.CONTEXT), tuple(mod.SET_CHECKS), tuple(mod.SET_FIELDS))

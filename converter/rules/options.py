@@ -35,7 +35,8 @@ def resolve_options(system: str, chosen: Mapping[str, str] | None = None) -> dic
         if name in declared:
             if value not in declared[name]["values"]:
                 allowed = ", ".join(declared[name]["values"])
-                raise RuleOptionError(f"--rule {name}={value}: value must be one of {allowed}")
+                raise RuleOptionError(f"--rule {name}={value}: value must be one of {allowed}", "RULE_VALUE",
+                                      name=name, value=value, allowed=list(declared[name]["values"]))
             out[name] = value
     return out
 
@@ -115,10 +116,12 @@ def parse_rule_args(args: Iterable[str], systems: Iterable[str]) -> dict[str, st
         name, sep, value = arg.partition("=")
         name, value = name.strip(), value.strip()
         if not sep or not name or not value:
-            raise RuleOptionError(f"--rule {arg!r}: write NAME=VALUE")
+            raise RuleOptionError(f"--rule {arg!r}: write NAME=VALUE", "RULE_SYNTAX", arg=arg)
         if name not in known:
-            raise RuleOptionError(f"--rule {name}: unknown option (known: {', '.join(sorted(known))})")
+            raise RuleOptionError(f"--rule {name}: unknown option (known: {', '.join(sorted(known))})",
+                                  "RULE_UNKNOWN", name=name, known=sorted(known))
         if value not in known[name]:
-            raise RuleOptionError(f"--rule {name}={value}: value must be one of {', '.join(sorted(known[name]))}")
+            raise RuleOptionError(f"--rule {name}={value}: value must be one of {', '.join(sorted(known[name]))}",
+                                  "RULE_VALUE", name=name, value=value, allowed=sorted(known[name]))
         out[name] = value
     return out

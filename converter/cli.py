@@ -225,8 +225,12 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
     for system in system_ids():
         for name, decl in option_declarations(system).items():
-            sys.stdout.write(f"{system}: --rule {name}=VALUE  ({decl['label']}; default {decl['default']})\n")
-            for value, label in decl["values"].items():
+            en = args.lang == "en"
+            label = decl.get("label_en", decl["label"]) if en else decl["label"]
+            values = decl.get("values_en", decl["values"]) if en else decl["values"]
+            default = "default" if en else "既定"
+            sys.stdout.write(f"{system}: --rule {name}=VALUE  ({label}; {default} {decl['default']})\n")
+            for value, label in values.items():
                 sys.stdout.write(f"    {value}: {label}\n")
     return EXIT_OK
 

@@ -162,7 +162,7 @@ def _run_in_workers(files: list[Path], indices: list[int], options: Mapping[str,
                     index = w.busy
                     w.process.kill()
                     w.process.join()
-                    done(index, crashed(files[index], f"time limit of {limits.seconds:g} s"))
+                    done(index, crashed(files[index], f"> {limits.seconds:g} s"))
                     workers.pop(conn)
                     w = _Worker.start(ctx, options, context, limits)
                     workers[w.conn] = w
@@ -190,10 +190,10 @@ def _death(exitcode: int | None) -> str:
 
     if exitcode is not None and exitcode < 0:
         try:
-            return f"the reader stopped ({signal.Signals(-exitcode).name})"
+            return signal.Signals(-exitcode).name
         except ValueError:
             pass
-    return f"the reader stopped (exit {exitcode})"
+    return f"exit {exitcode}"
 
 
 @dataclass
@@ -260,9 +260,9 @@ def _serve(conn, options: dict[str, str], context: dict[str, Any], limits: Limit
         try:
             report = slimmed(check_one(Path(path), options, context))
         except MemoryError:
-            report = crashed(Path(path), f"memory limit of {limits.memory_bytes // 1024 ** 2} MB")
+            report = crashed(Path(path), f"> {limits.memory_bytes // 1024 ** 2} MB")
         except RecursionError:
             report = crashed(Path(path), "nested too deeply")
         except Exception as exc:  # a bug of ours on this file: reported, the run goes on
-            report = crashed(Path(path), f"internal error ({type(exc).__name__}: {exc})")
+            report = crashed(Path(path), f"{type(exc).__name__}: {exc}")
         conn.send((index, report))

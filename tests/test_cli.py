@@ -225,7 +225,11 @@ def test_rules_lists_every_option(capsys) -> None:
     assert code == 0
     for name in ("damage_dice", "ammo3", "move_beyond_two", "terrain", "weapon_cap"):
         assert f"up: --rule {name}=VALUE" in out
-    assert "every_die" in out and "default first_free" in out
+    assert "every_die" in out and "既定 first_free" in out
+    _, en, _ = _run(capsys, "rules", "--lang", "en")
+    assert "(damage dice; default first_free)" in en and en != out
+    import re
+    assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]", en)  # no Japanese in English
 
 
 # --- schema --------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
 from .core.errors import MechasheetError
 
@@ -16,15 +16,24 @@ from .core.errors import MechasheetError
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 REPORT_BUGS = "https://github.com/mechasheet/mechasheet/issues"
 
-CHECK_EXAMPLES = """examples:
-  mechasheet check samples/up/                 every unit in a folder, Japanese
-  mechasheet check unit.xlsx --breakdown       a filled sheet, every priced line and derived value
-  mechasheet check pilots/ --catalog cat.json  mailgear: the group's catalog; the party's unit level
-  mechasheet check chars/ --skills skills.txt  pp: the group's own skill list
-  mechasheet check - < unit.json               a document from standard input
-  mechasheet check sheets/ --quiet             only the files with errors
-  mechasheet check unit.json --format json     the report as JSON (schemas/report.schema.json)
-"""
+def texts(lang: str) -> dict[str, str]:
+    """The command line's own texts in ``lang`` (``cli_texts.toml``; findings have their catalog)."""
+    import tomllib
+    from importlib import resources
+
+    raw = tomllib.loads(resources.files(__package__).joinpath("cli_texts.toml").read_text("utf-8"))
+    return {key: entry.get(lang, entry["ja"]) for key, entry in raw.items()}
+
+
+def _argv_lang(argv: Sequence[str] | None) -> str:
+    """The language asked for on the command line (--lang X or --lang=X), else the environment's."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(args):
+        if arg == "--lang" and i + 1 < len(args) and args[i + 1] in ("ja", "en"):
+            return args[i + 1]
+        if arg.startswith("--lang=") and arg[7:] in ("ja", "en"):
+            return arg[7:]
+    return default_lang()
 
 
 def default_lang() -> str:
@@ -38,66 +47,85 @@ def default_lang() -> str:
     return "ja"
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="mechasheet",
-        description="Japanese mecha TRPG sheets: check, price and convert unit and pilot sheets.")
-    p.add_argument("--version", action="version", version=f"mechasheet {_version()}")
-    p.add_argument("--debug", action="store_true", help="on an internal error, print the traceback")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    lang = {"choices": ("ja", "en"), "default": default_lang(),
-            "help": "language of every message (default: from LANG, else ja)"}
+def _parser(lang: str = "ja") -> argparse.ArgumentParser:
+    """The parser, every help text in ``lang``."""
+    t = texts(lang)
+    formatter = _formatter(t)
+    p = _localized(argparse.ArgumentParser(prog="mechasheet", description=t["description"], add_help=False,
+                                           formatter_class=formatter), t)
+    p.add_argument("--version", action="version", version=f"mechasheet {_version()}", help=t["version"])
+    p.add_argument("--debug", action="store_true", help=t["debug"])
+    sub = p.add_subparsers(dest="command", required=True, metavar=t["usage_commands"])
+    language = {"choices": ("ja", "en"), "default": lang, "help": t["lang"]}
 
-    c = sub.add_parser("check", help="check documents against the rules and print findings",
-                       epilog=CHECK_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    c.add_argument("paths", nargs="+", metavar="PATH",
-                   help="files or folders (searched recursively); - reads a JSON document from standard input")
-    c.add_argument("--format", choices=("text", "json", "jsonl"), default="text",
-                   help="text (each file as it is done), json (one report at the end), jsonl (a line per "
-                        "file as it is done, then a line for the run)")
-    c.add_argument("--jobs", type=_jobs, default=None, metavar="N",
-                   help="worker processes (default: one per core; 1 checks JSON in this process)")
-    c.add_argument("--breakdown", action="store_true",
-                   help="text: every priced line and derived value of each file, in tables")
-    c.add_argument("--quiet", action="store_true", help="text: only the files with errors, and the summary")
-    c.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                   help="a rules reading, e.g. damage_dice=every_die (see `mechasheet rules`)")
-    c.add_argument("--lang", **lang)
-    c.add_argument("--catalog", metavar="FILE", help="mailgear: the group's catalog (.json, or a workbook with a catalog sheet)")
-    c.add_argument("--skills", metavar="FILE", help="pp: the group's own skill list (.txt, .json, .toml)")
+    def command(name: str, **kw: Any) -> argparse.ArgumentParser:
+        return _localized(sub.add_parser(name, help=t[name], description=t[name], add_help=False,
+                                         formatter_class=kw.pop("formatter_class", formatter), **kw), t)
 
-    s = sub.add_parser("schema", help="print a JSON Schema (up, mailgear, pp, mailgear-catalog, report)")
-    s.add_argument("system")
+    c = command("check", epilog=t["check_examples"], formatter_class=_formatter(t, raw=True))
+    c.add_argument("paths", nargs="+", metavar="PATH", help=t["check_paths"])
+    c.add_argument("--format", choices=("text", "json", "jsonl"), default="text", help=t["check_format"])
+    c.add_argument("--jobs", type=_jobs, default=None, metavar="N", help=t["check_jobs"])
+    c.add_argument("--breakdown", action="store_true", help=t["check_breakdown"])
+    c.add_argument("--quiet", action="store_true", help=t["check_quiet"])
+    c.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help=t["rule"])
+    c.add_argument("--lang", **language)
+    c.add_argument("--catalog", metavar="FILE", help=t["check_catalog"])
+    c.add_argument("--skills", metavar="FILE", help=t["check_skills"])
 
-    t = sub.add_parser("template", help="write a system's empty Excel template")
-    t.add_argument("system")
-    t.add_argument("-o", "--output", metavar="PATH", help="default: templates/<system>.xlsx")
-    t.add_argument("--force", action="store_true", help="replace an existing file")
+    s = command("schema")
+    s.add_argument("system", help=t["schema_system"])
+    s.add_argument("--lang", **language)
 
-    w = sub.add_parser("write", help="write a JSON document into a filled Excel sheet")
-    w.add_argument("document", metavar="DOC.json")
-    w.add_argument("-o", "--output", metavar="SHEET.xlsx", help="default: beside the document")
-    w.add_argument("--force", action="store_true", help="replace an existing file")
-    w.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
-    w.add_argument("--lang", **lang)
-    w.add_argument("--catalog", metavar="FILE", help="mailgear: the catalog written into the catalog sheet")
-    w.add_argument("--skills", metavar="FILE", help="pp: the group's skill list for the dropdown")
+    tp = command("template")
+    tp.add_argument("system", help=t["template_system"])
+    tp.add_argument("-o", "--output", metavar="PATH", help=t["template_output"])
+    tp.add_argument("--force", action="store_true", help=t["force"])
+    tp.add_argument("--lang", **language)
 
-    rd = sub.add_parser("read", help="read a filled sheet back into a JSON document")
-    rd.add_argument("sheet", metavar="SHEET.xlsx")
-    rd.add_argument("-o", "--output", metavar="DOC.json", help="default: print to standard output")
-    rd.add_argument("--force", action="store_true", help="replace an existing file")
-    rd.add_argument("--lang", **lang)
+    w = command("write")
+    w.add_argument("document", metavar="DOC.json", help=t["write_document"])
+    w.add_argument("-o", "--output", metavar="SHEET.xlsx", help=t["write_output"])
+    w.add_argument("--force", action="store_true", help=t["force"])
+    w.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help=t["rule"])
+    w.add_argument("--lang", **language)
+    w.add_argument("--catalog", metavar="FILE", help=t["write_catalog"])
+    w.add_argument("--skills", metavar="FILE", help=t["write_skills"])
 
-    r = sub.add_parser("rules", help="list the rule options of every system")
-    r.add_argument("--lang", **lang)
+    rd = command("read")
+    rd.add_argument("sheet", metavar="SHEET.xlsx", help=t["read_sheet"])
+    rd.add_argument("-o", "--output", metavar="DOC.json", help=t["read_output"])
+    rd.add_argument("--force", action="store_true", help=t["force"])
+    rd.add_argument("--lang", **language)
+
+    r = command("rules")
+    r.add_argument("--lang", **language)
     return p
+
+
+def _formatter(t: dict[str, str], raw: bool = False) -> type:
+    """A help formatter whose usage line begins in the run's language."""
+    base = argparse.RawDescriptionHelpFormatter if raw else argparse.HelpFormatter
+
+    class Formatter(base):  # type: ignore[misc, valid-type]
+        def add_usage(self, usage, actions, groups, prefix=None):
+            return super().add_usage(usage, actions, groups, t["usage"] if prefix is None else prefix)
+
+    return Formatter
+
+
+def _localized(parser: argparse.ArgumentParser, t: dict[str, str]) -> argparse.ArgumentParser:
+    """argparse's own headings and -h in the run's language."""
+    parser._positionals.title = t["positionals"]
+    parser._optionals.title = t["optionals"]
+    parser.add_argument("-h", "--help", action="help", help=t["help"])
+    return parser
 
 
 def _jobs(text: str) -> int:
     value = int(text)
     if value < 1:
-        raise argparse.ArgumentTypeError("at least 1")
+        raise argparse.ArgumentTypeError(texts(_argv_lang(None))["jobs_at_least_one"])
     return value
 
 
@@ -228,7 +256,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
             en = args.lang == "en"
             label = decl.get("label_en", decl["label"]) if en else decl["label"]
             values = decl.get("values_en", decl["values"]) if en else decl["values"]
-            default = "default" if en else "既定"
+            default = texts(args.lang)["rules_default"]
             sys.stdout.write(f"{system}: --rule {name}=VALUE  ({label}; {default} {decl['default']})\n")
             for value, label in values.items():
                 sys.stdout.write(f"    {value}: {label}\n")
@@ -295,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a file name or text no encoding can print
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    args = _parser().parse_args(argv)
+    args = _parser(_argv_lang(argv)).parse_args(argv)
     try:
         return COMMANDS[args.command](args)
     except MechasheetError as exc:

@@ -253,13 +253,24 @@ def test_schema_of_unknown_system_exits_2(capsys) -> None:
 # --- a real process ------------------------------------------------------------------------------
 
 def test_python_m_converter_help() -> None:
-    """`python -m converter --help` runs and prints the usage with its commands."""
-    done = subprocess.run([sys.executable, "-m", "converter", "--help"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert "usage: mechasheet" in done.stdout
-    for command in ("check", "schema", "rules"):
-        assert command in done.stdout
+    """`python -m converter --help` runs and prints the usage with its commands, in Japanese by
+    default and in English with --lang en or LANG=en_*."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("LANG", "LC_ALL", "LC_MESSAGES")}
+    runs = {"ja": ([], env), "en": (["--lang", "en"], env), "env": ([], {**env, "LANG": "en_US.UTF-8"})}
+    out = {}
+    for key, (extra, environ) in runs.items():
+        done = subprocess.run([sys.executable, "-m", "converter", "--help", *extra], cwd=ROOT,
+                              capture_output=True, text=True, timeout=60, env=environ)
+        assert done.returncode == 0, done.stderr
+        for command in ("check", "schema", "rules"):
+            assert command in done.stdout
+        out[key] = done.stdout
+    assert "使い方: mechasheet" in out["ja"] and "オプション" in out["ja"]
+    assert "usage: mechasheet" in out["en"] and out["en"] == out["env"]
+    import re
+    assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]", out["en"])
 
 
 def test_help_imports_no_heavy_library() -> None:

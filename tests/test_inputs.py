@@ -62,3 +62,19 @@ def test_numbers_no_sheet_holds_are_findings(tmp_path, capsys, value: str) -> No
     err = capsys.readouterr().err
     assert "/budget" in err and "Traceback" not in err
     assert not (tmp_path / "u.xlsx").exists()
+
+
+def test_a_file_name_in_shift_jis_bytes_is_checked(tmp_path) -> None:
+    """A name no UTF-8 decoder reads (copied from an old Windows disk): checked, printed escaped."""
+    import os
+    import subprocess
+    import sys
+
+    folder = os.fsencode(tmp_path)
+    with open(os.path.join(folder, "ガンダム.json".encode("cp932")), "wb") as fh:
+        fh.write(UNIT.read_bytes())
+    for fmt in ("text", "json"):
+        done = subprocess.run([sys.executable, "-m", "converter", "check", str(tmp_path), "--format", fmt],
+                              cwd=ROOT, capture_output=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert b"Traceback" not in done.stderr and b"\\udc83" in done.stdout

@@ -63,43 +63,44 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
                                          formatter_class=kw.pop("formatter_class", formatter), **kw), t)
 
     c = command("check", epilog=t["check_examples"], formatter_class=_formatter(t, raw=True))
+    def shared(parser: argparse.ArgumentParser, *names: str, output: tuple[str, str] | None = None) -> None:
+        """The options several commands share, in one wording."""
+        if output is not None:
+            parser.add_argument("-o", "--output", metavar=output[0], help=t[output[1]])
+        if "force" in names:
+            parser.add_argument("--force", action="store_true", help=t["force"])
+        if "rule" in names:
+            parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help=t["rule"])
+        parser.add_argument("--lang", **language)
+
     c.add_argument("paths", nargs="+", metavar="PATH", help=t["check_paths"])
     c.add_argument("--format", choices=("text", "json", "jsonl"), default="text", help=t["check_format"])
     c.add_argument("--jobs", type=_jobs, default=None, metavar="N", help=t["check_jobs"])
     c.add_argument("--breakdown", action="store_true", help=t["check_breakdown"])
     c.add_argument("--quiet", action="store_true", help=t["check_quiet"])
-    c.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help=t["rule"])
-    c.add_argument("--lang", **language)
+    shared(c, "rule")
     c.add_argument("--catalog", metavar="FILE", help=t["check_catalog"])
     c.add_argument("--skills", metavar="FILE", help=t["check_skills"])
 
     s = command("schema")
     s.add_argument("system", help=t["schema_system"])
-    s.add_argument("--lang", **language)
+    shared(s)
 
     tp = command("template")
     tp.add_argument("system", help=t["template_system"])
-    tp.add_argument("-o", "--output", metavar="PATH", help=t["template_output"])
-    tp.add_argument("--force", action="store_true", help=t["force"])
-    tp.add_argument("--lang", **language)
+    shared(tp, "force", output=("PATH", "template_output"))
 
     w = command("write")
     w.add_argument("document", metavar="DOC.json", help=t["write_document"])
-    w.add_argument("-o", "--output", metavar="SHEET.xlsx", help=t["write_output"])
-    w.add_argument("--force", action="store_true", help=t["force"])
-    w.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help=t["rule"])
-    w.add_argument("--lang", **language)
+    shared(w, "force", "rule", output=("SHEET.xlsx", "write_output"))
     w.add_argument("--catalog", metavar="FILE", help=t["write_catalog"])
     w.add_argument("--skills", metavar="FILE", help=t["write_skills"])
 
     rd = command("read")
     rd.add_argument("sheet", metavar="SHEET.xlsx", help=t["read_sheet"])
-    rd.add_argument("-o", "--output", metavar="DOC.json", help=t["read_output"])
-    rd.add_argument("--force", action="store_true", help=t["force"])
-    rd.add_argument("--lang", **language)
+    shared(rd, "force", output=("DOC.json", "read_output"))
 
-    r = command("rules")
-    r.add_argument("--lang", **language)
+    shared(command("rules"))
     return p
 
 

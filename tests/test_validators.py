@@ -62,18 +62,24 @@ def _paths(node, at=()):
             yield from _paths(v, at + (i,))
 
 
+def _mangle(doc: dict, data) -> bool:
+    """Replace one value anywhere in ``doc`` with a random JSON value; False if it drew none."""
+    paths = [p for p in _paths(doc) if p]
+    if not paths or not data.draw(st.booleans()):
+        return False
+    path = data.draw(st.sampled_from(paths))
+    node = doc
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = data.draw(json_values)
+    return True
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.one_of(up_unit(), pp_character(), mailgear_pilot()), st.data())
 def test_validators_agree_on_mangled_documents(doc: dict, data) -> None:
     """A generated document with one value replaced (or a key added) anywhere: the same verdict."""
-    paths = [p for p in _paths(doc) if p]
-    if paths and data.draw(st.booleans()):
-        path = data.draw(st.sampled_from(paths))
-        node = doc
-        for part in path[:-1]:
-            node = node[part]
-        node[path[-1]] = data.draw(json_values)
-    elif data.draw(st.booleans()):
+    if not _mangle(doc, data) and data.draw(st.booleans()):
         doc[data.draw(st.text(max_size=6))] = data.draw(json_values)
     _agree(doc)
 
@@ -91,11 +97,5 @@ def test_validate_findings_do_not_depend_on_the_fast_path(monkeypatch) -> None:
 @given(mailgear_catalog(), st.data())
 def test_validators_agree_on_mangled_catalogs(raw: dict, data) -> None:
     """The group's catalog schema too: a generated catalog with one value replaced anywhere."""
-    paths = [p for p in _paths(raw) if p]
-    if paths and data.draw(st.booleans()):
-        path = data.draw(st.sampled_from(paths))
-        node = raw
-        for part in path[:-1]:
-            node = node[part]
-        node[path[-1]] = data.draw(json_values)
+    _mangle(raw, data)
     assert _fast_catalog_validator().is_valid(raw) == (not list(_catalog_validator().iter_errors(raw)))

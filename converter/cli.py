@@ -123,6 +123,15 @@ def _localized(parser: argparse.ArgumentParser, t: dict[str, str]) -> argparse.A
     return parser
 
 
+def _same_file(a: str, b) -> bool:
+    from pathlib import Path
+
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
+
+
 def _jobs(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -177,7 +186,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
         sys.stdout.flush()
 
     own_catalog = None
-    if "catalog" in context:  # the catalog's own findings, once, as the first file of the report
+    named_again = args.catalog and any(_same_file(args.catalog, p) for p in expand_paths(args.paths))
+    if "catalog" in context and not named_again:  # its findings, once, as the first file of the report
         cat = context["catalog"]
         own_catalog = FileReport(path=args.catalog, system=CATALOG_SYSTEM, findings=list(cat.findings),
                                  kind=CATALOG, context={"catalog": cat})
@@ -195,6 +205,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(report.to_dict(args.lang), ensure_ascii=False, indent=2) + "\n")
     elif args.format == "jsonl":
         head = {k: v for k, v in report.to_dict(args.lang).items() if k != "files"}
+        head["set_findings"] = [{"path": path, **f.to_dict(args.lang)} for path, f in report.set_findings]
         sys.stdout.write(json.dumps({"kind": "run", **head}, ensure_ascii=False) + "\n")
     else:
         sys.stdout.write(render_tail(report, opts))
@@ -309,7 +320,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
     sys.stderr.write(render_findings(findings, text_options(args.lang, color=_color(sys.stderr))))
     text = dump_document(doc)
     if args.output:
-        write_atomic(args.output, text, args.force, inputs=[args.sheet])
+        sys.stdout.write(f"{write_atomic(args.output, text, args.force, inputs=[args.sheet])}\n")
     else:
         sys.stdout.write(text)
     return EXIT_FINDINGS if any(f.level.value == "error" for f in findings) else EXIT_OK
@@ -328,7 +339,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except MechasheetError as exc:
-        sys.stderr.write(f"mechasheet: {exc.message(getattr(args, 'lang', None) or default_lang())}\n")
+        lang = getattr(args, "lang", None) or default_lang()
+        finding = exc.finding
+        hint = f"\n  → {finding.hint(lang)}" if finding is not None else ""
+        sys.stderr.write(f"mechasheet: {exc.message(lang)}{hint}\n")
         return exc.exit_code
     except BrokenPipeError:
         return EXIT_OK

@@ -29,3 +29,23 @@ def test_samples_with_their_sheets_agree():
     report = check_paths([SAMPLES])
     assert not [f for fr in report.files for f in fr.findings if f.code == "UP_TRANSFORM_SET_MISMATCH"]
     assert len([fr for fr in report.files if fr.document and fr.document.get("transformation")]) == 6
+
+
+def test_set_findings_are_printed_after_the_streamed_files(tmp_path: Path, capsys):
+    """Text output streams each file before the set checks run: their findings come after, under
+    the file they concern, and in the JSON Lines run line; the counts agree."""
+    from converter.cli import main
+
+    for p in SAMPLES.glob("l-transform-*.json"):
+        shutil.copy(p, tmp_path / p.name)
+    wing = tmp_path / "l-transform-wing.json"
+    doc = json.loads(wing.read_text(encoding="utf-8"))
+    doc["transformation"]["forms"][0]["up"] += 1
+    wing.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    assert main(["check", str(tmp_path)]) == 0  # a warning
+    out = capsys.readouterr().out
+    tail = out[out.index(f"{wing}: いっしょに確認したファイルとの照合"):]
+    assert "UP_TRANSFORM_SET_MISMATCH" in tail and "警告 1" in tail
+    assert main(["check", str(tmp_path), "--format", "jsonl"]) == 0
+    run = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert [(f["path"], f["code"]) for f in run["set_findings"]] == [(str(wing), "UP_TRANSFORM_SET_MISMATCH")]

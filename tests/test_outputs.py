@@ -99,7 +99,8 @@ def test_unwritable_folder_is_exit_2_not_a_traceback(tmp_path, capsys) -> None:
     blocker.write_text("")
     assert main(["write", str(UNIT), "-o", str(blocker / "sub" / "u.xlsx")]) == EXIT_INPUT
     err = capsys.readouterr().err
-    assert err.startswith("mechasheet: ") and "Traceback" not in err and err.count("\n") == 1
+    # One line saying what, one saying what to do.
+    assert err.startswith("mechasheet: ") and "Traceback" not in err and err.count("\n") == 2 and "→" in err
 
 
 def test_internal_error_is_exit_3_in_one_line(monkeypatch, capsys) -> None:

@@ -167,6 +167,8 @@ def run_set_checks(report: CheckReport) -> None:
             outcome = set_check(members)
             for index, finding in outcome.findings:
                 fr = files[index]
-                fr.findings = _ordered(fr.findings + _placed([finding], fr.cells))
+                placed = _placed([finding], fr.cells)
+                fr.findings = _ordered(fr.findings + placed)
+                report.set_findings.extend((fr.path, f) for f in placed)
             if outcome.summary is not None:
                 report.sets[outcome.name] = outcome.summary

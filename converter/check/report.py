@@ -83,8 +83,8 @@ class FileReport:
             "options": self.options,
             "context": _context_dict(self.context),
             "totals": {"computed": self.computed, "declared": self.declared, "budget": self.budget},
-            "breakdown": [line.to_dict() for line in self.breakdown],
-            "derived": {p: d.to_dict() for p, d in self.derived.items()},
+            "breakdown": [line.to_dict(lang) for line in self.breakdown],
+            "derived": {p: d.to_dict(lang) for p, d in self.derived.items()},
             "findings": [f.to_dict(lang) for f in self.findings],
         }
 
@@ -109,6 +109,8 @@ class CheckReport:
 
     files: list[FileReport] = field(default_factory=list)
     sets: dict[str, Any] = field(default_factory=dict)  # set check name → its summary
+    # (path, finding) the set checks added to files: a streamed file was printed before them
+    set_findings: list[tuple[str, Finding]] = field(default_factory=list)
     options: dict[str, str] = field(default_factory=dict)  # the --rule readings given
 
     @property

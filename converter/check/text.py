@@ -23,16 +23,18 @@ _WORDS = {
            "folded": "カタログにない表（{files} ファイル）: {tables}。これらの確認はしていません（--catalog で表を渡せます）",
            "where": "場所", "item": "項目", "rule": "計算", "cost": "{points}", "derived": "派生値",
            "value": "値", "sum": "合計", "incomplete": "計算できない項目あり",
-           "catalog": "カタログ", "unreadable": "読み込めません"},
+           "catalog": "カタログ", "unreadable": "読み込めません",
+           "set": "いっしょに確認したファイルとの照合"},
     "en": {"error": "error", "warning": "warning", "info": "info", "ok": "OK",
            "total": "total", "budget": "budget {points}", "declared": "written", "invalid": "has errors",
            "summary": "{n} checked, {bad} with errors: errors {errors}, warnings {warnings}, infos {infos}",
            "party": "party ({members}): mean of experience + rank {mean}, floor {floor}",
            "unit_level": ", unit level {level}",
-           "folded": "tables missing from the catalog ({files} files): {tables}; not checked (give them with --catalog)",
+           "folded": "tables missing from the catalog (files: {files}): {tables}; not checked (give them with --catalog)",
            "where": "where", "item": "item", "rule": "rule", "cost": "{points}", "derived": "derived value",
            "value": "value", "sum": "total", "incomplete": "some items could not be evaluated",
-           "catalog": "catalog", "unreadable": "cannot be read"},
+           "catalog": "catalog", "unreadable": "cannot be read",
+           "set": "checked against the files checked with it"},
 }
 # What each system's points are called (seed 000 ＵＰ, seed 003 ＰＰ).
 _POINTS = {"ja": {"up": "ＵＰ", "pp": "ＰＰ"}, "en": {"up": "UP", "pp": "PP"}}
@@ -65,6 +67,7 @@ def render_tail(report: CheckReport, opts: TextOptions) -> str:
     """What follows the files: the set checks, the folded notes, the summary."""
     out = io.StringIO()
     console = _console(out, opts)
+    _print_set_findings(console, report, opts)
     party = report.sets.get("mailgear.party")
     if party is not None:
         _print_party(console, party, opts)
@@ -179,7 +182,7 @@ def _print_breakdown(console, fr: FileReport, opts: TextOptions) -> None:
         table.add_column(w["rule"])
         table.add_column(w["cost"].format(points=_points(fr, opts.lang)), justify="right")
         for line in ev.lines:
-            table.add_row(line.pointer, line.item, line.rule, str(line.cost))
+            table.add_row(line.pointer, line.item_in(opts.lang), line.rule_in(opts.lang), str(line.cost))
         table.add_row("", w["sum"], "" if ev.complete else w["incomplete"], str(ev.total),
                       style="bold")
         console.print(table)
@@ -189,8 +192,21 @@ def _print_breakdown(console, fr: FileReport, opts: TextOptions) -> None:
         table.add_column(w["derived"])
         table.add_column(w["value"], justify="right")
         for d in ev.derived.values():
-            table.add_row(d.pointer, d.label, "" if d.value is None else str(d.value))
+            value = d.value_in(opts.lang)
+            table.add_row(d.pointer, d.label_in(opts.lang), "" if value is None else str(value))
         console.print(table)
+
+
+def _print_set_findings(console, report: CheckReport, opts: TextOptions) -> None:
+    """What the set checks found in files already printed (a transformation form's listed UP)."""
+    from rich.text import Text
+
+    by_path: dict[str, list[Finding]] = {}
+    for path, finding in report.set_findings:
+        by_path.setdefault(path, []).append(finding)
+    for path, findings in by_path.items():
+        console.print(Text(path, style="bold") + Text(": " + _WORDS[opts.lang]["set"]))
+        _print_findings(console, findings, opts)
 
 
 def _print_party(console, party, opts: TextOptions) -> None:

@@ -3,7 +3,8 @@ and XlsxWriter, imported only when a workbook is written or read).
 
 One mechanism serves every system: ``writer.py`` and ``reader.py`` follow the system's layout
 (``<system>/layout.toml``) and its :class:`~converter.sheets.system_sheet.SystemSheet`
-(``<system>/sheet.py``).
+(``<system>/sheet.py``); ``kept.py`` keeps, in the hidden data sheet, whatever of a document
+the cells cannot say, the same way for every system.
 """
 from __future__ import annotations
 

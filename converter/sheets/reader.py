@@ -4,22 +4,27 @@ One reader for every system: it recognises the template by its ``mechasheet.temp
 then reads the layout's fields and tables; the system's sheet reads its own blocks. Cells are
 found by their names, so a user may move cells or insert rows. Values are converted leniently
 (numbers stored as text, full-width digits, ○/はい) and every problem becomes a finding with its
-cell (``シート名!C12``); content with no field is kept under ``extra``.
+cell (``シート名!C12``). What the cells cannot say is put back from the data sheet by ``kept.py``.
 """
 from __future__ import annotations
 
-import json
+import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..core.errors import InputError
 from ..core.findings import Finding
-from ..rules.options import option_declarations
 from ..core.pointers import put
+from ..rules.options import option_declarations
+from . import kept
 from .cells import CellReader, NamedCells
 from .layout import Table
 from .system_sheet import sheet_systems, system_sheet
+
+if TYPE_CHECKING:
+    from .system_sheet import SystemSheet
 
 
 @dataclass
@@ -43,7 +48,8 @@ def read_sheet(path: str | Path) -> tuple[dict[str, Any], list[Finding], dict[st
 
 
 def read_workbook(path: str | Path) -> SheetRead:
-    """Everything a mechasheet workbook holds, read by defined names."""
+    """Everything a mechasheet workbook holds, read by defined names: the cells' document with
+    the workbook's kept content applied (``kept.py``), the context and the rules readings."""
     p = Path(path)
     named = NamedCells.open(p)
     template = named.raw("mechasheet.template")
@@ -54,10 +60,21 @@ def read_workbook(path: str | Path) -> SheetRead:
     if system not in sheet_systems():
         raise InputError(f"{p}: template {template!r} is not readable by this version")
     sheet = system_sheet(system)
-    layout = sheet.layout
-    if not version.isdigit() or int(version) > layout.template_version:
+    if not version.isdigit() or int(version) > sheet.layout.template_version:
         raise InputError(f"{p}: template {template!r} is newer than this version reads "
-                         f"({layout.template})")
+                         f"({sheet.layout.template})")
+    doc, rd = read_cells(sheet, named)
+    kept.restore(sheet, doc, rd)
+    context = sheet.read_context(rd)
+    options, option_cells = _read_options(rd, system)
+    return SheetRead(doc, rd.findings, rd.cells, context, str(template), options, option_cells)
+
+
+def read_cells(sheet: "SystemSheet", named: NamedCells) -> tuple[dict[str, Any], CellReader]:
+    """The document the workbook's cells give by themselves (fields, the system's blocks, tables,
+    the declared total; no kept content), and the reader with its findings and pointer → cell."""
+    layout = sheet.layout
+    system = sheet.system
     rd = CellReader(named, sheet.lists())
     doc: dict[str, Any] = {"system": system, "format": 1}
     for fld in layout.fields:
@@ -67,7 +84,11 @@ def read_workbook(path: str | Path) -> SheetRead:
             put(doc, fld.pointer, value)
     sheet.after_read(doc, rd)
     for table in layout.tables:
-        rows = [r for r in (_read_row(rd, table, i) for i in range(rd.rows(table))) if r]
+        rows: list[dict[str, Any]] = []
+        for i in range(rd.rows(table)):
+            row = _read_row(rd, table, i, len(rows))
+            if row:
+                rows.append(row)
         if rows:
             put(doc, table.pointer, rows)
     declared_name = layout.raw.get("declared_total")
@@ -76,26 +97,21 @@ def read_workbook(path: str | Path) -> SheetRead:
         declared = rd.to_int(rd.raw(declared_name), "/declared_total", rd.cells["/declared_total"])
         if declared is not None:
             doc["declared_total"] = declared
-    extra_text = rd.raw(f"{system}.extra")
-    extra: dict[str, Any] = {}
-    if extra_text:
+    sheet.after_tables(doc, rd)
+    return doc, rd
+
+
+@contextmanager
+def opened(data: bytes) -> Iterator[NamedCells]:
+    """The named cells of a workbook given as bytes (one just built), read as any file is."""
+    with tempfile.TemporaryDirectory(prefix="mechasheet-") as tmp:
+        path = Path(tmp) / "written.xlsx"
+        path.write_bytes(data)
+        named = NamedCells.open(path)
         try:
-            extra = json.loads(extra_text)
-        except (TypeError, ValueError):
-            extra = {"_unparsed": str(extra_text)}
-        if not isinstance(extra, dict):
-            extra = {"_unparsed": extra}
-    sheet.after_tables(doc, rd, extra)
-    if extra_text:
-        unmapped = extra.pop("_unmapped", {})
-        sheet.restore(doc, extra)
-        if extra:
-            doc.setdefault("extra", {}).update(extra)
-        for key, value in unmapped.items():
-            doc.setdefault(key, value)
-    context = sheet.read_context(rd)
-    options, option_cells = _read_options(rd, system)
-    return SheetRead(doc, rd.findings, rd.cells, context, str(template), options, option_cells)
+            yield named
+        finally:
+            named.close()
 
 
 def _read_options(rd: CellReader, system: str) -> tuple[dict[str, str], dict[str, str]]:
@@ -124,12 +140,14 @@ def _read_options(rd: CellReader, system: str) -> tuple[dict[str, str], dict[str
     return options, cells
 
 
-def _read_row(rd: CellReader, table: Table, i: int) -> dict[str, Any] | None:
-    """One table row as an object, or None when every input cell is blank."""
+def _read_row(rd: CellReader, table: Table, i: int, at: int) -> dict[str, Any] | None:
+    """Sheet row ``i`` as the object at index ``at`` of its list (blank rows above are left
+    out, so later rows' pointers follow), or None when every input cell is blank."""
     row: dict[str, Any] = {}
     effects: dict[str, dict[str, Any]] = {}
     bonuses: dict[int, dict[str, Any]] = {}
-    base = f"{table.pointer}/{i}"
+    base = f"{table.pointer}/{at}"
+    mapped = len(rd.cells)
     for col in table.columns:
         if col.computed:
             continue
@@ -167,6 +185,8 @@ def _read_row(rd: CellReader, table: Table, i: int) -> dict[str, Any] | None:
         row["bonuses"] = [bonuses[k] for k in sorted(bonuses)]
     _numbered_to_lists(row, base, rd.cells)
     if not row:
+        for ptr in list(rd.cells)[mapped:]:  # a blank row names no place in the document
+            del rd.cells[ptr]
         return None
     rd.cells[base] = rd.cell_of(table.column_name(table.columns[0].key), i)
     return row

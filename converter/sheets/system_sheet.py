@@ -32,8 +32,6 @@ class SystemSheet:
     """Base of a system's workbook specifics."""
 
     system: str = ""
-    #: top-level document keys the layout maps; others are kept in the hidden data sheet
-    top_keys: frozenset[str] = frozenset()
 
     @property
     def layout(self) -> Layout:
@@ -78,23 +76,29 @@ class SystemSheet:
     def check_capacity(self, doc: Mapping[str, Any]) -> None:
         """Raise OutputError where a document holds more than the sheet can."""
 
-    def unmapped(self, doc: Mapping[str, Any]) -> dict[str, Any]:
-        """The document's extra plus the top-level keys the sheet has no place for."""
-        out = dict(doc.get("extra") or {})
-        for key, value in doc.items():
-            if key not in self.top_keys:
-                out.setdefault("_unmapped", {})[key] = value
-        return out
-
     def after_read(self, doc: dict[str, Any], rd: "CellReader") -> None:
         """Read the areas ``write_blocks`` wrote."""
 
-    def after_tables(self, doc: dict[str, Any], rd: "CellReader", extra: dict[str, Any]) -> None:
-        """Reshape what fields and tables read into the document (the inverse of ``shown``);
-        may take its own keys out of ``extra``, the data sheet's kept content."""
+    def after_tables(self, doc: dict[str, Any], rd: "CellReader") -> None:
+        """Reshape what fields and tables read into the document (the inverse of ``shown``)."""
 
-    def restore(self, doc: dict[str, Any], extra: dict[str, Any]) -> None:
-        """Put back what ``unmapped`` kept (beyond ``_unmapped`` top-level keys)."""
+    def computed_cell(self, pointer: str) -> tuple[str, int | None] | None:
+        """The defined name (and row) of the computed cell that shows the document value at
+        ``pointer`` (mailgear's derived values), or None: a written value equal to what the cell
+        shows reads back as the cell computes it. Default: none."""
+        return None
+
+    def normal(self, doc: Mapping[str, Any], read: Mapping[str, Any]) -> dict[str, Any]:
+        """The document as the sheet states it on purpose, given what its workbook reads back as
+        (``read``): what the sheet writes differently because it means the same (a set in the
+        table's order, a default made explicit). Whatever else ``read`` lacks or changes is kept
+        (``kept.py``). Default: the document, with the total the sheet shows where it has none
+        (a layout's ``declared_total``)."""
+        out = dict(doc)
+        if (self.layout.raw.get("declared_total") and "declared_total" not in out
+                and "declared_total" in read):
+            out["declared_total"] = read["declared_total"]
+        return out
 
     def read_context(self, rd: "CellReader") -> dict[str, Any]:
         """What the workbook holds for the engine besides the document (a catalog sheet)."""

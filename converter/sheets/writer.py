@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any, Mapping
 from ..core.errors import OutputError
 from ..core.pointers import get, pointer
 from ..rules.options import resolve_options
+from . import kept
 from .layout import Table, a1, col_index, defined_name, parse_a1
+from .reader import opened, read_cells
 from .system_sheet import TRUE, FALSE
 
 if TYPE_CHECKING:
@@ -32,12 +34,26 @@ def build_workbook(sheet: "SystemSheet", doc: Mapping[str, Any] | None,
     """The workbook as bytes: the template when ``doc`` is None, else the filled sheet.
 
     ``context`` carries what a system's engine takes besides the document (mailgear's
-    ``catalog``, pp's ``skills``)."""
+    ``catalog``, pp's ``skills``). A filled sheet is built, read back with the normal reader,
+    and built again with what the cells could not say kept in its data sheet (``kept.py``);
+    when the cells say everything, the first build is the workbook."""
+    opts = resolve_options(sheet.system, options)
+    _check_capacity(sheet, doc)
+    data = _build(sheet, doc, opts, context, "")
+    if doc is None:
+        return data
+    with opened(data) as named:
+        read, rd = read_cells(sheet, named)
+        text = kept.encode(kept.differences(sheet, sheet.normal(doc, read), read, rd))
+    return _build(sheet, doc, opts, context, text) if text else data
+
+
+def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[str, str],
+           context: Mapping[str, Any] | None, kept_text: str) -> bytes:
+    """One build of the workbook, ``kept_text`` in its data sheet."""
     import xlsxwriter
 
     layout = sheet.layout
-    opts = resolve_options(sheet.system, options)
-    _check_capacity(sheet, doc)
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False,
                                    "strings_to_numbers": False, "strings_to_urls": False})
@@ -100,14 +116,11 @@ def build_workbook(sheet: "SystemSheet", doc: Mapping[str, Any] | None,
             writer.computed(ws, r, c, sheet.formula(comp["formula"]), value, comp["name"])
     sheet.finish(writer, ws_in)
 
-    # Identity and content the layout has no place for.
+    # Identity, and what the cells cannot say.
     ws_data.write_string(0, 0, "template")
     ws_data.write_string(0, 1, layout.template)
     wb.define_name("mechasheet.template", f"='{layout.data_sheet}'!$B$1")
-    ws_data.write_string(1, 0, "extra")
-    extra = sheet.unmapped(doc) if doc else {}
-    ws_data.write_string(1, 1, json.dumps(extra, ensure_ascii=False, sort_keys=True) if extra else "")
-    wb.define_name(f"{sheet.system}.extra", f"='{layout.data_sheet}'!$B$2")
+    kept.write(wb, ws_data, layout.data_sheet, sheet.system, kept_text)
 
     for ws in worksheets.values():
         ws.protect("", {"format_columns": True, "format_rows": True, "insert_rows": True,
@@ -270,7 +283,12 @@ def _cell_value(row: Mapping[str, Any], col, lists) -> Any:
     key = col.key
     if col.kind.startswith("effect_"):
         _, eid, *rest = key.split(".")
-        effects = {(e.get("id") if isinstance(e, Mapping) else e): e for e in row.get("effects") or []}
+        listed = row.get("effects") if isinstance(row, Mapping) else None
+        effects: dict[Any, Any] = {}
+        for e in listed if isinstance(listed, list) else []:
+            eid_of = e.get("id") if isinstance(e, Mapping) else e
+            if isinstance(eid_of, Hashable):  # a list or object where an id goes shows nothing
+                effects[eid_of] = e
         if eid not in effects:
             return None
         eff = effects[eid] if isinstance(effects[eid], Mapping) else {"id": eid}

@@ -404,7 +404,7 @@ def assert_engine_values(doc: dict, context: dict, wb, options: dict | None = No
     wrong = {}
     for pointer, derived in pricing.derived.items():
         value = derived.value
-        name, index = SHEET.declared_name(pointer)
+        name, index = SHEET.computed_cell(pointer)
         got = cell_of(wb, name, index or 0).value
         if got != value:
             wrong[pointer] = (value, got)

@@ -8,29 +8,27 @@ are computed here the way the formula computes them, and the LibreOffice test ho
 
 Written values of a document (its ``derived`` objects) never replace a formula, since other
 formulas read those cells: one that differs from the engine's is a note on its cell and is kept
-in the data sheet, so that check still compares it; one that agrees reads back from its cell.
+(``kept.py``), so that check still compares it; one that agrees reads back as its cell computes
+it (``computed_cell`` names the cell).
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
-import json
 from functools import cached_property
 from typing import Any, Mapping
 
 from ...core.errors import OutputError
+from ...core.evaluation import Evaluation
+from ...core.pointers import get, parse
 from ...rules.mailgear.catalog import Catalog, as_catalog
 from ...rules.mailgear.engine import price_pilot
 from ...rules.mailgear.tables import tables
-from ...core.evaluation import Evaluation
-from ...core.pointers import parse, pointer
 from ..layout import Field, Layout, Table, col_index, col_letter, load_layout, parse_a1
+from ..system_sheet import FALSE, TRUE, SystemSheet
 from .catalog_sheet import CatalogSheet, to_rows
 from .formulas import MailgearFormulas, excel_key
 from .rules_sheet import mailgear_lists, skill_names, write_rules_sheet
-from .view import (BANDS, EFFECT_COLUMNS, GEAR_KEYS, PILOT_KEYS, boosts_shown, check_items,
-                            item_entry, item_row, kept_rows, put_back, shown, skill_entry, skill_row)
-from ..system_sheet import FALSE, TRUE, SystemSheet
+from .view import BANDS, EFFECT_COLUMNS, boosts_shown, check_items, item_entry, shown, skill_entry
 
 _WEAPON_DERIVED = ("damage", *(f"hit_{b}" for b in BANDS))
 
@@ -45,8 +43,6 @@ def _scalar(value: Any) -> bool:
 
 class MailgearSheet(SystemSheet):
     system = "mailgear"
-    top_keys = frozenset({"system", "format", "catalog", "pilot", "skills", "gear", "equipment",
-                          "derived", "notes", "extra"})
 
     @cached_property
     def layout(self) -> Layout:
@@ -231,32 +227,25 @@ class MailgearSheet(SystemSheet):
 
     # --- written (declared) values ---------------------------------------------------------------
     def _declared(self, writer, ws) -> None:
-        """The document's written derived values: a note where one differs from the engine's, and
-        the data sheet's ``mailgear.declared`` cell (agreeing ones by pointer, the others by value)."""
+        """A note on each cell whose written derived value (the document's ``derived``) differs
+        from the engine's; the formula stays, since other cells read it. Keeping the written
+        values is ``kept.py``'s (``computed_cell`` says where each is shown)."""
         if not writer.doc:
             return
-        placed, _ = declared_values(writer.doc)
-        equal, differing = [], {}
-        for pointer, value in placed.items():
-            at = self.declared_cell(pointer)
-            if at is None:
+        equipment = writer.doc.get("equipment")
+        for ptr in self.derived_pointers(len(equipment) if isinstance(equipment, list) else 0):
+            value = get(writer.doc, ptr)
+            at = self.declared_cell(ptr)
+            if at is None or not _scalar(value):
                 continue
-            engine = writer.cached.d.get(pointer)
-            if type(value) is type(engine) and value == engine:
-                equal.append(pointer)
-            else:
-                differing[pointer] = value
+            engine = writer.cached.d.get(ptr)
+            if not (type(value) is type(engine) and value == engine):
                 ws.write_comment(at[0], at[1], f"文書に書かれた値: {value}\n計算値と違います"
                                  f"（check は MG_DERIVED_MISMATCH で報告します）", {"x_scale": 2})
-        if equal or differing:
-            data = writer.wb.get_worksheet_by_name(self.layout.data_sheet)
-            data.write_string(2, 0, "declared")
-            data.write_string(2, 1, json.dumps({"equal": sorted(equal), "differing": differing},
-                                               ensure_ascii=False, sort_keys=True))
-            writer.wb.define_name("mailgear.declared", f"='{self.layout.data_sheet}'!$B$3")
 
-    def declared_name(self, pointer: str) -> tuple[str, int | None] | None:
-        """The defined name (and row) where a written derived value lives, or None."""
+    def computed_cell(self, pointer: str) -> tuple[str, int | None] | None:
+        """The defined name (and row) of the cell that computes the derived value at ``pointer``
+        (a document may write it), or None."""
         t = tables()
         parts = parse(pointer)
         if parts[0] == "derived":
@@ -273,7 +262,7 @@ class MailgearSheet(SystemSheet):
 
     def declared_cell(self, pointer: str) -> tuple[int, int] | None:
         """(row, col) of a written derived value's cell on the pilot sheet."""
-        found = self.declared_name(pointer)
+        found = self.computed_cell(pointer)
         if found is None:
             return None
         name, index = found
@@ -292,24 +281,6 @@ class MailgearSheet(SystemSheet):
         col = "effective_col" if group == "skills" else "bonus_col"
         return parse_a1(f.skill_cell(sid, col).replace("$", ""))
 
-    # --- what the data sheet keeps ---------------------------------------------------------------
-    def unmapped(self, doc) -> dict[str, Any]:
-        out = super().unmapped(doc)
-        kept = {"_skills": kept_rows(doc.get("skills"), skill_row, skill_entry),
-                "_equipment": kept_rows(doc.get("equipment"), item_row, item_entry)}
-        gear = doc.get("gear")
-        if isinstance(gear, Mapping) and "boosts" in gear:
-            by_label = {v: k for k, v in mailgear_lists()["stats"]}
-            back = [by_label.get(b, b) for b in boosts_shown(gear["boosts"])]
-            if back != gear["boosts"]:
-                kept["_boosts"] = {"if": back, "then": gear["boosts"]}
-        placed, left = declared_values(doc)
-        kept["_derived_kept"] = left + [[parse(p), v] for p, v in placed.items()
-                                        if self.declared_cell(p) is None]
-        kept["_nested"] = _nested(doc)
-        out.update({k: v for k, v in kept.items() if v})
-        return out
-
     # --- reading -------------------------------------------------------------------------------
     def after_read(self, doc, rd) -> None:
         """専用機の強化: the filled boost cells, in order."""
@@ -323,12 +294,11 @@ class MailgearSheet(SystemSheet):
         if boosts:
             doc.setdefault("gear", {})["boosts"] = boosts
 
-    def after_tables(self, doc, rd, extra) -> None:
-        """Table rows back into skills and equipment entries; kept originals and written values."""
+    def after_tables(self, doc, rd) -> None:
+        """Table rows back into skills and equipment entries, and where check's findings on them,
+        the derived values, the slots and the boosts are shown."""
         skills = [skill_entry(r) for r in doc.get("skills", [])]
-        put_back(skills, extra.pop("_skills", {}))
         items = [item_entry(r) for r in doc.get("equipment", [])]
-        put_back(items, extra.pop("_equipment", {}))
         doc["skills"], doc["equipment"] = skills, items
         for i in range(len(skills)):
             at = rd.cells.get(f"/skills/{i}/skill")
@@ -340,29 +310,8 @@ class MailgearSheet(SystemSheet):
                 at = rd.cells.get(f"/equipment/{i}/{key}")
                 if at:
                     rd.cells.setdefault(f"/equipment/{i}/{ptr}", at)
-        boosts = extra.pop("_boosts", None)
-        gear = doc.get("gear")
-        if isinstance(boosts, Mapping) and isinstance(gear, dict) and gear.get("boosts", []) == boosts.get("if"):
-            gear["boosts"] = copy.deepcopy(boosts.get("then"))
-        declared = _json_object(rd.raw("mailgear.declared"))
-        for pointer in declared.get("equal", []):  # as the cell now computes it
-            found = self.declared_name(pointer) if isinstance(pointer, str) else None
-            if found is None:
-                continue
-            value = rd.raw(*found)
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            if value is not None and value != "":
-                _place(doc, parse(pointer), value)
-        for pointer, value in declared.get("differing", {}).items():
-            _place(doc, parse(pointer), value)
-        for parts, value in extra.pop("_derived_kept", []):
-            _place(doc, parts, value)
-        for parts, value in extra.pop("_nested", []):
-            _place(doc, parts, value, overwrite=False)
-        # Where check's findings on derived values, the slots and the boosts are shown.
         for pointer in self.derived_pointers(len(items)):
-            found = self.declared_name(pointer)
+            found = self.computed_cell(pointer)
             if found:
                 rd.cells.setdefault(pointer, rd.cell_of(*found))
         rd.cells.setdefault("/equipment", rd.cell_of("mailgear.derived.slots_used"))
@@ -379,91 +328,6 @@ class MailgearSheet(SystemSheet):
         """The catalog sheet, when it holds a catalog; its findings name its cells."""
         cat = self.catalog_sheet.read(rd)
         return {"catalog": cat} if cat is not None else {}
-
-
-# --- documents' written values and unknown keys -----------------------------------------------------
-
-def _json_object(text: Any) -> dict[str, Any]:
-    try:
-        value = json.loads(text) if text else {}
-    except (TypeError, ValueError):
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def declared_values(doc: Mapping[str, Any]) -> tuple[dict[str, Any], list[list[Any]]]:
-    """(pointer → value of each written derived scalar, [path, value] of the rest of ``derived``)."""
-    t = tables()
-    placed: dict[str, Any] = {}
-    left: list[list[Any]] = []
-    d = doc.get("derived")
-    if isinstance(d, Mapping):
-        for k, v in d.items():
-            if k in ("stats", "skills", "skill_bonuses") and isinstance(v, Mapping):
-                for sid, x in v.items():
-                    if _scalar(x) and isinstance(sid, str) and "/" not in sid:
-                        placed[pointer("derived", k, sid)] = x
-                    else:
-                        left.append([["derived", k, sid], x])
-            elif _scalar(v) and "/" not in k:
-                placed[pointer("derived", k)] = v
-            else:
-                left.append([["derived", k], v])
-    elif "derived" in doc:
-        left.append([["derived"], d])
-    equipment = doc.get("equipment")
-    for i, e in enumerate(equipment if isinstance(equipment, list) else []):
-        if not isinstance(e, Mapping) or "derived" not in e:
-            continue
-        if isinstance(e["derived"], Mapping):
-            for k, v in e["derived"].items():
-                if _scalar(v) and "/" not in k:
-                    placed[pointer("equipment", i, "derived", k)] = v
-                else:
-                    left.append([["equipment", i, "derived", k], v])
-        else:
-            left.append([["equipment", i, "derived"], e["derived"]])
-    return placed, left
-
-
-def _nested(doc: Mapping[str, Any]) -> list[list[Any]]:
-    """[path, value] of pilot and gear keys the sheet has no cell for."""
-    out: list[list[Any]] = []
-    for key, known in (("pilot", PILOT_KEYS), ("gear", GEAR_KEYS)):
-        obj = doc.get(key)
-        if isinstance(obj, Mapping):
-            out += [[[key, k], v] for k, v in obj.items() if k not in known]
-        elif key in doc:
-            out.append([[key], obj])
-    gear = doc.get("gear")
-    stats = gear.get("stats") if isinstance(gear, Mapping) else None
-    if isinstance(stats, Mapping):
-        out += [[["gear", "stats", k], v] for k, v in stats.items() if k not in tables().stat_ids]
-    elif isinstance(gear, Mapping) and "stats" in gear:
-        out.append([["gear", "stats"], stats])
-    return out
-
-
-def _place(doc: dict[str, Any], parts: list[Any], value: Any, overwrite: bool = True) -> None:
-    """doc[...parts] = value, creating objects on the way; a missing list row is left alone."""
-    if not parts:
-        return
-    obj: Any = doc
-    for p in parts[:-1]:
-        if isinstance(obj, list):
-            i = int(p) if str(p).isdigit() else -1
-            if not 0 <= i < len(obj):
-                return
-            obj = obj[i]
-        elif isinstance(obj, dict):
-            if not isinstance(obj.get(p), (dict, list)):
-                obj[p] = {}
-            obj = obj[p]
-        else:
-            return
-    last = parts[-1]
-    if isinstance(obj, dict) and (overwrite or last not in obj):
-        obj[last] = value
 
 
 # --- the engine's value of every computed cell -------------------------------------------------------

@@ -3,12 +3,10 @@
 The sheet shows a skill by its label (or the name the document gave), an item's range bands as
 four ○ columns and its effects as one skill, one stat and one text column. Where that cannot say
 exactly what the document says (a synonym, bands out of order, two text effects, a malformed
-entry), the original is kept in the data sheet and put back when the row still reads as written.
-Nothing is dropped; a row the user edited reads as edited.
+entry), the one mechanism of ``sheets/kept.py`` keeps the difference in the data sheet.
 """
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any, Mapping
 
@@ -20,8 +18,6 @@ EFFECT_COLUMNS = ("effect_skill", "effect_levels", "effect_stat", "effect_amount
 NO_EFFECTS = "なし"  # 効果（文章） of an option whose effects are known to be none (``[]``)
 TEXT_JOIN = "／"
 _ITEM_KEYS = ("name", "kind", "slots", "arm", "extra_damage", "energy", "durability", "uses", "notes")
-PILOT_KEYS = ("name", "player", "experience", "rank_points", "level", "military_rank")
-GEAR_KEYS = ("model", "rank", "custom", "stats", "boosts")
 
 
 def _json(value: Any) -> str:
@@ -143,39 +139,7 @@ def check_items(doc: Mapping[str, Any], table: str = "equipment", where: str = "
                                   f"{whose} has {n} (/{table}/{i}/effects)")
 
 
-# --- the kept originals ------------------------------------------------------------------------
-
-def _without_derived(entry: Any) -> Any:
-    if isinstance(entry, Mapping) and "derived" in entry:
-        return {k: v for k, v in entry.items() if k != "derived"}
-    return entry
-
-
-def kept_rows(entries: Any, to_row, to_entry) -> dict[str, dict[str, Any]]:
-    """index → {"if": what the row reads back as, "then": the original}, for rows the sheet
-    cannot show exactly (their ``derived`` is the declared values' business)."""
-    out: dict[str, dict[str, Any]] = {}
-    for i, entry in enumerate(entries if isinstance(entries, list) else []):
-        # A blank cell reads as absent: what the reader gives back for this row.
-        back = to_entry({k: v for k, v in to_row(entry).items() if k != "derived" and v is not None})
-        original = _without_derived(entry)
-        if back != original:
-            out[str(i)] = {"if": back, "then": copy.deepcopy(original)}
-    return out
-
-
-def put_back(rows: list[Any], kept: Mapping[str, Any]) -> None:
-    """Replace each row that still reads as written by the original it was written from."""
-    for index, rec in kept.items():
-        if not index.isdigit() or int(index) >= len(rows) or not isinstance(rec, Mapping):
-            continue
-        i = int(index)
-        derived = rows[i].get("derived") if isinstance(rows[i], Mapping) else None
-        if _without_derived(rows[i]) == rec.get("if"):
-            rows[i] = copy.deepcopy(rec.get("then"))
-            if derived is not None and isinstance(rows[i], dict):
-                rows[i]["derived"] = derived
-
+# --- the document as laid out ------------------------------------------------------------------
 
 def boosts_shown(boosts: Any) -> list[Any]:
     """専用機 boosts as the boost cells show them (ids; anything else as text)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...core.errors import OutputError
-from ...core.pointers import parse, pointer, sort_key
 from ...rules.pp.engine import price_character
 from ...rules.pp.skills import SkillList
 from ...rules.pp.tables import ATTRIBUTE_IDS, tables
@@ -28,8 +27,6 @@ _EMPTY = {"system": "pp", "format": 1, "attributes": {}}  # what the template's 
 
 class PpSheet(SystemSheet):
     system = "pp"
-    top_keys = frozenset({"system", "format", "name", "player", "budget", "attributes", "skills",
-                          "combat_boost", "feats", "machine", "declared_total", "notes", "extra"})
 
     def lists(self) -> dict[str, list[tuple[Any, str]]]:
         return pp_lists()
@@ -141,7 +138,7 @@ class PpSheet(SystemSheet):
     def slots(table: Table) -> int:
         return len([c for c in table.columns if c.key.startswith(f"{_SLOTS}.") and c.key.endswith(".name")])
 
-    # --- what the sheet cannot hold ------------------------------------------------------------
+    # --- what the sheet cannot hold -------------------------------------------------------------
     def check_capacity(self, doc) -> None:
         table = self.layout.table("skills")
         n = self.slots(table)
@@ -150,27 +147,6 @@ class PpSheet(SystemSheet):
             if isinstance(specs, list) and len(specs) > n:
                 raise OutputError(f"{table.label} {i + 1}: the sheet holds {n} specializations per "
                                   f"skill, the document has {len(specs)} (/skills/{i}/{_SLOTS})")
-
-    def unmapped(self, doc) -> dict[str, Any]:
-        out = super().unmapped(doc)
-        kept: dict[str, Any] = {}
-        for key, node in _layout_tree(self.layout).items():
-            if key in doc:
-                _walk(doc[key], node, pointer(key), kept)
-        if kept:
-            out["_unmapped_paths"] = kept
-        return out
-
-    def restore(self, doc, extra) -> None:
-        kept = extra.pop("_unmapped_paths", None)
-        if not isinstance(kept, dict):
-            return
-        left = {}
-        for ptr in sorted(kept, key=sort_key):
-            if not _put_back(doc, parse(ptr), kept[ptr]):
-                left[ptr] = kept[ptr]
-        if left:
-            extra["_unmapped_paths"] = left
 
     def read_context(self, rd) -> dict[str, Any]:
         skills = read_context_skills(rd)
@@ -252,111 +228,6 @@ class _Cached:
         if key == "cost":
             return self.lines.get(f"/skills/{i}/level", 0)
         return self._derived(f"/derived/skills/{i}/{key}")
-
-
-# --- the document's content the sheet has no cell for ------------------------------------------
-# A tree of what the layout maps: objects are dicts, a leaf is True, a table's rows are
-# ("rows", {column tree}). Anything else in the document (an unknown key, a specialization's
-# notes, a row that is not an object, a null) is kept in the hidden data sheet by pointer and put
-# back on reading wherever the sheet gave nothing.
-
-def _layout_tree(layout: Layout) -> dict[str, Any]:
-    root: dict[str, Any] = {}
-    for f in layout.fields:
-        _put(root, [p for p in f.pointer.split("/") if p], True)
-    for t in layout.tables:
-        cols: dict[str, Any] = {}
-        for c in t.columns:
-            if c.computed:
-                continue
-            parts = c.key.split(".")
-            if len(parts) == 3 and parts[1].isdigit():
-                _put(cols.setdefault(parts[0], ("rows", {}))[1], parts[2:], True)
-            else:
-                _put(cols, parts, True)
-        _put(root, [p for p in t.pointer.split("/") if p], ("rows", cols))
-    return root
-
-
-def _put(tree: dict[str, Any], parts: list[str], value: Any) -> None:
-    for p in parts[:-1]:
-        tree = tree.setdefault(p, {})
-    tree[parts[-1]] = value
-
-
-def _walk(value: Any, node: Any, at: str, kept: dict[str, Any]) -> None:
-    if node is True:
-        if value is None:
-            kept[at] = None
-        return
-    if isinstance(node, tuple):
-        if not isinstance(value, list):
-            kept[at] = value
-            return
-        for i, item in enumerate(value):
-            if not isinstance(item, Mapping) or not _shows(item, node[1]):
-                kept[f"{at}/{i}"] = item
-            else:
-                _walk(item, node[1], f"{at}/{i}", kept)
-        return
-    if not isinstance(value, Mapping):
-        kept[at] = value
-        return
-    for key, v in value.items():
-        if key in node:
-            _walk(v, node[key], at + pointer(key), kept)
-        else:
-            kept[at + pointer(key)] = v
-
-
-def _shows(item: Mapping[str, Any], cols: dict[str, Any]) -> bool:
-    """Whether a row leaves something in a cell (a blank row is not read back)."""
-    for key, node in cols.items():
-        v = item.get(key)
-        if node is True and v is not None and not (isinstance(v, str) and not v.strip()) and v != []:
-            return True
-        if isinstance(node, tuple) and isinstance(v, list) and any(
-                isinstance(x, Mapping) and _shows(x, node[1]) for x in v):
-            return True
-    return False
-
-
-def _put_back(doc: dict[str, Any], parts: list[str], value: Any) -> bool:
-    """Put ``value`` at ``parts`` unless the sheet gave something there (a list item is
-    inserted at its index); False, with ``doc`` unchanged, when there is no place for it."""
-    if not _place(doc, parts, value, dry_run=True):
-        return False
-    return _place(doc, parts, value, dry_run=False)
-
-
-def _place(obj: Any, parts: list[str], value: Any, dry_run: bool) -> bool:
-    for k, p in enumerate(parts[:-1]):
-        if isinstance(obj, list):
-            if not p.isdigit() or int(p) >= len(obj):
-                return False
-            obj = obj[int(p)]
-        elif isinstance(obj, dict):
-            if p not in obj:
-                new: Any = [] if parts[k + 1].isdigit() else {}
-                if dry_run:
-                    obj = new
-                    continue
-                obj[p] = new
-            obj = obj[p]
-        else:
-            return False
-    last = parts[-1]
-    if isinstance(obj, list):
-        if not last.isdigit() or int(last) > len(obj):
-            return False
-        if not dry_run:
-            obj.insert(int(last), value)
-        return True
-    if isinstance(obj, dict):
-        if not dry_run:
-            obj.setdefault(last, value)
-        return True
-    return False
 
 
 SHEET = PpSheet()

@@ -1,6 +1,7 @@
 """The `up` workbook: its lists, rules sheet, formulas and the engine's values for each cell."""
 from __future__ import annotations
 
+import copy
 from typing import Any, Mapping
 
 from ...core.errors import OutputError
@@ -22,9 +23,6 @@ _SCALAR_FORMULAS = {"total": "total", "remainder": "remainder", "base_up": "base
 
 class UpSheet(SystemSheet):
     system = "up"
-    top_keys = frozenset({"system", "format", "name", "pilot", "budget", "size", "stats", "movement",
-                          "terrain", "morale_boosts", "weapons", "abilities", "transformation",
-                          "carrier", "declared_total", "notes", "extra"})
 
     def lists(self) -> dict[str, list[tuple[Any, str]]]:
         return up_lists()
@@ -136,18 +134,19 @@ class UpSheet(SystemSheet):
                 raise OutputError(f"特殊能力 {i + 1}: the sheet holds 2 stat bonus lines, the document has "
                                   f"{len(ab['bonuses'])} (/abilities/{i}/bonuses)")
 
-    def unmapped(self, doc) -> dict[str, Any]:
-        out = super().unmapped(doc)
-        # Effects the sheet has no column for are kept here, by weapon row, and restored on reading.
-        columns = {c.key.split(".")[1] for c in self.layout.table("weapons").columns
-                   if c.key.startswith("effects.")}
-        for i, w in enumerate(doc.get("weapons") or []):
-            if not isinstance(w, Mapping):
-                continue
-            extra = [e for e in (w.get("effects") or [])
-                     if (e.get("id") if isinstance(e, Mapping) else e) not in columns]
-            if extra:
-                out.setdefault("_unmapped_effects", {})[str(i)] = extra
+    def normal(self, doc, read) -> dict[str, Any]:
+        """Movement is a set the sheet lists in its table's order, and an effect's level column
+        shows 1 where the document gives none: the sheet states both so."""
+        out = super().normal(copy.deepcopy(dict(doc)), read)
+        order = list(self.layout.raw["terrain_block"]["terrains"])
+        if isinstance(out.get("movement"), list):
+            out["movement"] = sorted(out["movement"], key=lambda m: order.index(m) if m in order else len(order))
+        levelled = {c.key.split(".")[1] for c in self.layout.table("weapons").columns if c.kind == "effect_level"}
+        for w in out.get("weapons") if isinstance(out.get("weapons"), list) else []:
+            effects = w.get("effects") if isinstance(w, dict) else None
+            for eff in effects if isinstance(effects, list) else []:
+                if isinstance(eff, dict) and eff.get("id") in levelled and "level" not in eff:
+                    eff["level"] = 1
         return out
 
     def after_read(self, doc, rd) -> None:
@@ -171,15 +170,6 @@ class UpSheet(SystemSheet):
         if "transformation" in doc:
             doc["transformation"].setdefault("forms", [])
 
-    def restore(self, doc, extra) -> None:
-        effects = extra.pop("_unmapped_effects", {})
-        weapons = doc.get("weapons") or []
-        for index, kept in effects.items():
-            if index.isdigit() and int(index) < len(weapons):
-                weapons[int(index)].setdefault("effects", []).extend(kept)
-            else:
-                doc.setdefault("extra", {}).setdefault("_unmapped_effects", {})[index] = kept
-
 
 class _Cached:
     """The engine's values for every computed cell (what Excel would show after recalculating)."""
@@ -190,7 +180,8 @@ class _Cached:
         self.opts = opts
         self.lines = {line.pointer: line.cost for line in pricing.lines}
         t = tables()
-        self.size = t.sizes.get(doc.get("size")) if doc else None
+        size = doc.get("size") if doc else None
+        self.size = t.sizes.get(size) if isinstance(size, str) else None
 
     def line(self, pointer: str) -> int:
         return self.lines.get(pointer, 0)

@@ -18,17 +18,35 @@ def round_half_up(value: Fraction | int | float) -> int:
     return int((frac * 2 + 1) // 2)
 
 
+def in_lang(ja: Any, en: Any, lang: str) -> Any:
+    """``en`` for English when there is one, else ``ja``: the engines build every text in both
+    languages (the Japanese is the rules' own); an English text left empty falls back."""
+    return en if lang == "en" and en not in (None, "") else ja
+
+
 @dataclass(frozen=True)
 class CostLine:
-    """One priced item: where it is, what it is, the rule that priced it, and its cost."""
+    """One priced item: where it is, what it is, the rule that priced it, and its cost.
+
+    ``item`` and ``rule`` are the Japanese texts; ``item_en`` and ``rule_en`` the same in English
+    (numbers and formulas alike; names the user typed stay as typed)."""
 
     pointer: str
     item: str
     rule: str
     cost: int
+    item_en: str = ""
+    rule_en: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"pointer": self.pointer, "item": self.item, "rule": self.rule, "cost": self.cost}
+    def item_in(self, lang: str = "ja") -> str:
+        return in_lang(self.item, self.item_en, lang)
+
+    def rule_in(self, lang: str = "ja") -> str:
+        return in_lang(self.rule, self.rule_en, lang)
+
+    def to_dict(self, lang: str = "ja") -> dict[str, Any]:
+        return {"pointer": self.pointer, "item": self.item_in(lang), "rule": self.rule_in(lang),
+                "cost": self.cost}
 
 
 @dataclass(frozen=True)
@@ -49,12 +67,24 @@ class Roll:
 @dataclass(frozen=True)
 class Derived:
     """A value the rules compute from the document (never typed in): where a sheet shows it,
-    what it is called, its value as the sheet shows it, and, for a roll, its parts."""
+    what it is called, its value as the sheet shows it, and, for a roll, its parts.
+
+    ``label`` is Japanese, ``label_en`` the same in English. ``value`` is what a (Japanese) sheet
+    shows; a value that is words (pp's 「平均」, 「4D10（各+2）」) has ``value_en`` beside it, of
+    the same type; None where the value reads the same in both languages."""
 
     pointer: str
     label: str
     value: Any
     roll: Roll | None = None
+    label_en: str = ""
+    value_en: Any = None
+
+    def label_in(self, lang: str = "ja") -> str:
+        return in_lang(self.label, self.label_en, lang)
+
+    def value_in(self, lang: str = "ja") -> Any:
+        return self.value_en if lang == "en" and self.value_en is not None else self.value
 
     @property
     def type(self) -> str:
@@ -70,8 +100,9 @@ class Derived:
             return "null"
         return "text"
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"label": self.label, "type": self.type, "value": self.value}
+    def to_dict(self, lang: str = "ja") -> dict[str, Any]:
+        out: dict[str, Any] = {"label": self.label_in(lang), "type": self.type,
+                               "value": self.value_in(lang)}
         if self.roll is not None:
             out["roll"] = self.roll.to_dict()
         return out
@@ -104,8 +135,10 @@ class Evaluation:
     def remainder(self) -> int | None:
         return None if self.budget is None else self.budget - self.total
 
-    def add(self, pointer: str, item: str, rule: str, cost: int) -> CostLine:
-        line = CostLine(pointer, item, rule, int(cost))
+    def add(self, pointer: str, item: str, rule: str, cost: int, *, item_en: str = "",
+            rule_en: str = "") -> CostLine:
+        """A priced line; ``item_en`` and ``rule_en`` are its texts in English."""
+        line = CostLine(pointer, item, rule, int(cost), item_en, rule_en)
         self.lines.append(line)
         return line
 
@@ -118,8 +151,10 @@ class Evaluation:
         """Mark the item at ``pointer`` as not evaluated (a finding says why)."""
         self.unevaluated.append(pointer)
 
-    def derive(self, pointer: str, label: str, value: Any, roll: Roll | None = None) -> Derived:
-        d = Derived(pointer, label, value, roll)
+    def derive(self, pointer: str, label: str, value: Any, roll: Roll | None = None, *,
+               label_en: str = "", value_en: Any = None) -> Derived:
+        """A derived value; ``label_en`` (and, for a value in words, ``value_en``) in English."""
+        d = Derived(pointer, label, value, roll, label_en, value_en)
         self.derived[pointer] = d
         return d
 

@@ -104,8 +104,10 @@ def test_missing_reduction_is_inferred_from_the_written_cost(declared: int, cost
     p = priced(unit(weapons=[weapon]))
     assert cost_at(p, "/weapons/0") == cost
     assert found(p) == [("UP_USAGE_REDUCTION_INFERRED", "/weapons/0/usage/reduction")]
-    params = finding(p, "UP_USAGE_REDUCTION_INFERRED").params
-    assert (params["choice"], params["matched"]) == (choice, "一致")
+    f = finding(p, "UP_USAGE_REDUCTION_INFERRED")
+    assert (f.params["choice"], f.params["matched"]) == (choice, "match")
+    assert f.message("ja").endswith(f"{choice} で計算しました（記入されたコスト: 一致）")
+    assert f.message("en") == f"the usage reduction was not given; priced as {choice} (it matches the written cost)"
 
 
 def test_missing_reduction_matching_neither_falls_back_to_up() -> None:
@@ -114,7 +116,10 @@ def test_missing_reduction_matching_neither_falls_back_to_up() -> None:
     assert cost_at(p, "/weapons/0") == 460
     assert found(p) == [("UP_USAGE_REDUCTION_INFERRED", "/weapons/0/usage/reduction"),
                         ("UP_WEAPON_COST_MISMATCH", "/weapons/0/declared_cost")]
-    assert finding(p, "UP_USAGE_REDUCTION_INFERRED").params["matched"] == "不一致"
+    f = finding(p, "UP_USAGE_REDUCTION_INFERRED")
+    assert f.params["matched"] == "mismatch"
+    assert "（記入されたコスト: 不一致）" in f.message("ja")
+    assert "(neither choice matches the written cost)" in f.message("en")
 
 
 def test_missing_reduction_without_written_cost_is_priced_up() -> None:
@@ -122,7 +127,10 @@ def test_missing_reduction_without_written_cost_is_priced_up() -> None:
     p = priced(unit(weapons=[five_hundred({"type": "ammo", "amount": 8})]))
     assert cost_at(p, "/weapons/0") == 460
     assert found(p) == [("UP_USAGE_REDUCTION_INFERRED", "/weapons/0/usage/reduction")]
-    assert finding(p, "UP_USAGE_REDUCTION_INFERRED").params["matched"] == "記入なし"
+    f = finding(p, "UP_USAGE_REDUCTION_INFERRED")
+    assert f.params["matched"] == "none"
+    assert "（記入されたコスト: 記入なし）" in f.message("ja")
+    assert "(no cost is written)" in f.message("en")
 
 
 def test_missing_reduction_on_a_row_without_choice_needs_no_inference() -> None:

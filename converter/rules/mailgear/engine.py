@@ -95,8 +95,9 @@ class _Run:
         self.out.findings.append(missing_table(table, where))
         return False
 
-    def derive(self, key: str, label: str, value: Any, *forms: str, roll: Roll | None = None) -> None:
-        self.out.derive(key, label, value, roll)
+    def derive(self, key: str, label: str, value: Any, *forms: str, roll: Roll | None = None,
+               label_en: str = "") -> None:
+        self.out.derive(key, label, value, roll, label_en=label_en)
         self.labels[key] = label
         self.forms[key] = {_written(value), *(_written(f) for f in forms)}
 
@@ -204,9 +205,9 @@ def _effective_skills(run: _Run, learned: dict[str, Learned], items: list[Item])
                      max=skill.max_level, cut=base + extra - skill.max_level,
                      items=[item.name for item, _ in bonuses[sid]])
         out[sid] = level
-        run.derive(f"/derived/skills/{sid}", skill.label, level)
+        run.derive(f"/derived/skills/{sid}", skill.label, level, label_en=skill.label_en)
         run.derive(f"/derived/skill_bonuses/{sid}", f"{skill.label}（判定ボーナス）",
-                   skill_bonus(level, t))
+                   skill_bonus(level, t), label_en=f"{skill.label_en} (roll bonus)")
     return out
 
 
@@ -264,7 +265,7 @@ def _equipment(run: _Run) -> list[Item]:
         items.append(item)
     if used_slots > t.slots:
         run.find("MG_SLOTS_OVER", "/equipment", used=used_slots, max=t.slots)
-    run.derive("/derived/slots_used", "使用スロット", used_slots)
+    run.derive("/derived/slots_used", "使用スロット", used_slots, label_en="Slots used")
     return items
 
 
@@ -391,7 +392,8 @@ def _gear_stats(run: _Run, items: list[Item]) -> dict[str, int | None]:
                 stats[sid] += amount
     for sid, value in stats.items():
         if value is not None:
-            run.derive(f"/derived/stats/{sid}", t.stat_labels[sid], value)
+            run.derive(f"/derived/stats/{sid}", t.stat_labels[sid], value,
+                       label_en=t.stat_labels_en[sid])
     return stats
 
 
@@ -483,30 +485,32 @@ def _derive_values(run: _Run, stats: Mapping[str, int | None], effective: Mappin
         key = f"/derived/{d.id}"
         sides = t.rolls["die"]
         if d.kind == "value":
-            run.derive(key, d.label, fixed)
+            run.derive(key, d.label, fixed, label_en=d.label_en)
         elif d.id == "fortune":
             # 「武運の値は、[２ｄ＋ミラクル]によって決定し、ミッション開始時に毎回決定し直します」: an expression.
             run.derive(key, d.label, roll_expression(dice, fixed, t), roll_bonus(dice, fixed),
-                       roll=Roll(t.rolls["base_dice"] + dice, sides, fixed))
+                       roll=Roll(t.rolls["base_dice"] + dice, sides, fixed), label_en=d.label_en)
         else:
             run.derive(key, d.label, roll_bonus(dice, fixed), roll_expression(dice, fixed, t),
-                       roll=Roll(dice, sides, fixed))
+                       roll=Roll(dice, sides, fixed), label_en=d.label_en)
     for item in items:
         if item.kind != "weapon":
             continue
         if "damage" in parts:
             dice, fixed = parts["damage"]
             fixed += item.extra_damage  # 「[２ｄ＋壊し屋＋出力＋武器の追加ダメージ]」
-            run.derive(f"{item.where}/derived/damage", f"{item.name}: ダメージ",
+            damage = t.derived["damage"]
+            run.derive(f"{item.where}/derived/damage", f"{item.name}: {damage.label}",
                        roll_bonus(dice, fixed), roll_expression(dice, fixed, t),
-                       roll=Roll(dice, t.rolls["die"], fixed))
+                       roll=Roll(dice, t.rolls["die"], fixed), label_en=f"{item.name}: {damage.label_en}")
         for band in item.bands:
             hit = t.bands[band].hit
             if hit in parts:
                 dice, fixed = parts[hit]
                 run.derive(f"{item.where}/derived/{hit}", f"{item.name}: {t.derived[hit].label}",
                            roll_bonus(dice, fixed), roll_expression(dice, fixed, t),
-                           roll=Roll(dice, t.rolls["die"], fixed))
+                           roll=Roll(dice, t.rolls["die"], fixed),
+                           label_en=f"{item.name}: {t.derived[hit].label_en}")
 
 
 def _as_die(run: _Run, derived_id: str, kind: str, skill: Skill, level: int) -> bool:

@@ -1,4 +1,6 @@
-"""Typed access to the `mailgear` rule tables in ``tables.toml`` (seed 001)."""
+"""Typed access to the `mailgear` rule tables in ``tables.toml`` (seed 001).
+
+Every name has its Japanese ``label`` (the seed's term) and its English ``label_en``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -28,6 +30,7 @@ class Skill:
     target: str | None  # a stat id, a derived id, "all_rolls", or None (no sheet value)
     per_level: int
     effect: str
+    label_en: str = ""
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class Derived:
     stat: str | None
     all_rolls: bool  # whether skills aimed at "all_rolls" (天賦の才) are added
     seed: str
+    label_en: str = ""
 
 
 @dataclass(frozen=True)
@@ -62,13 +66,14 @@ class MailgearTables:
         self.raw = raw
         self.stat_ids: tuple[str, ...] = tuple(raw["stats"])
         self.stat_labels = {k: v["label"] for k, v in raw["stats"].items()}
+        self.stat_labels_en = {k: v["label_en"] for k, v in raw["stats"].items()}
         self.custom_boosts = {k: v["custom_boost"] for k, v in raw["stats"].items()
                               if "custom_boost" in v}
         self.skills = {k: Skill(k, v["label"], v["max_level"], v.get("target"),
-                                v.get("per_level", 1), v["effect"])
+                                v.get("per_level", 1), v["effect"], v["label_en"])
                        for k, v in raw["skills"].items()}
         self.derived = {k: Derived(k, v["label"], v["kind"], v.get("stat"),
-                                   v.get("all_rolls", True), v["seed"])
+                                   v.get("all_rolls", True), v["seed"], v["label_en"])
                         for k, v in raw["derived"].items()}
         self.bands = {k: Band(k, v["label"], v["name"], v["min"], v["max"], v["hit"])
                       for k, v in raw["bands"].items()}
@@ -77,6 +82,7 @@ class MailgearTables:
         self.kinds: dict[str, str] = dict(raw["equipment"]["kinds"])
         holds = raw["equipment"]["holds"]
         self.hold_labels: dict[str, str] = {k: v["label"] for k, v in holds.items()}
+        self.hold_labels_en: dict[str, str] = {k: v["label_en"] for k, v in holds.items()}
         self.hold_arms: dict[str, frozenset[str]] = {k: frozenset(v["arms"]) for k, v in holds.items()}
         self.arm_count = len(frozenset().union(*self.hold_arms.values()))
         self.rolls: dict[str, int] = dict(raw["rolls"])

@@ -53,10 +53,12 @@ def combat_boost_cost(value: int, t: PpTables | None = None) -> int:
     return max(0, value - t.combat_boost_start) * t.combat_boost_price
 
 
-def dice_pool(dice: int | None, bonus: int) -> str:
+def dice_pool(dice: int | None, bonus: int, lang: str = "ja") -> str:
     """A roll as the sheet shows it: N d10, the skill level added to each die (Ⅱ. 行為判定③)."""
     n = "?" if dice is None else str(dice)
-    return f"{n}D10（各+{bonus}）" if bonus else f"{n}D10"
+    if not bonus:
+        return f"{n}D10"
+    return f"{n}D10 (+{bonus} each)" if lang == "en" else f"{n}D10（各+{bonus}）"
 
 
 # --- the engine ----------------------------------------------------------------------------------
@@ -103,10 +105,18 @@ def _budget(doc: Mapping[str, Any], t: PpTables, out: Evaluation) -> int | None:
     return budget
 
 
-def _ladder_text(terms: list[int], what: str) -> str:
+def _ladder_text(terms: list[int], what: str, lang: str = "ja") -> str:
     if len(terms) == 1 and terms[0] < 0:
-        return f"{-terms[0]}点返却"
+        return f"{-terms[0]} refunded" if lang == "en" else f"{-terms[0]}点返却"
     return f"{what}: " + "+".join(map(str, terms))
+
+
+def _ladder_texts(terms: list[int], what: str, what_en: str) -> dict[str, str]:
+    """A ladder's rule text in Japanese (``rule``) and English (``rule_en``), for ``out.add``."""
+    return {"rule": _ladder_text(terms, what), "rule_en": _ladder_text(terms, what_en, "en")}
+
+
+_OFF_TABLE = ("表外", "off the table")
 
 
 # --- ■能力値 -------------------------------------------------------------------------------------
@@ -134,14 +144,20 @@ def _price_attributes(doc, t: PpTables, opts, out: Evaluation) -> dict[str, int]
             out.find("PP_ATTRIBUTE_ZERO", where, label=label, value=value,  # option attribute_zero
                      refund=-sum(ladder_terms(lad.start, value, lad.per)))
         valid[aid] = value
+        label_en = t.attribute_label(aid, "en")
         meaning = t.attribute_meanings.get(value)
-        out.derive(f"/derived/attributes/{aid}/meaning", f"{label}の意味", meaning)
+        meaning_en = t.attribute_meanings_en.get(value)
+        out.derive(f"/derived/attributes/{aid}/meaning", f"{label}の意味", meaning,
+                   label_en=f"{label_en}: meaning", value_en=meaning_en)
         # 能力値と同じ数だけのダイス
-        out.derive(f"/derived/attributes/{aid}/dice", f"{label}のダイス", value, Roll(value, 10))
+        out.derive(f"/derived/attributes/{aid}/dice", f"{label}のダイス", value, Roll(value, 10),
+                   label_en=f"{label_en}: dice")
         terms = ladder_terms(lad.start, value, lad.per)
         if terms:
-            out.add(where, f"{label}{lad.start}→{value}（{meaning or '表外'}）",
-                    _ladder_text(terms, "新しい値ごと"), sum(terms))
+            texts = _ladder_texts(terms, "新しい値ごと", "each new value")
+            out.add(where, f"{label}{lad.start}→{value}（{meaning or _OFF_TABLE[0]}）", texts["rule"],
+                    sum(terms), rule_en=texts["rule_en"],
+                    item_en=f"{label_en} {lad.start}→{value} ({meaning_en or _OFF_TABLE[1]})")
     return valid
 
 
@@ -174,6 +190,7 @@ def _price_skills(doc, t: PpTables, opts, known: SkillList, attrs: Mapping[str, 
         if d is None:
             out.find("PP_SKILL_UNKNOWN", where + "/name", name=name)  # option unknown_skills
         label = d.label if d else name.strip()
+        label_en = d.label_in("en") if d else label
         key = (d.id or name_key(d.label)) if d else name_key(name)
         if key in seen:
             out.find("PP_SKILL_DUPLICATE", where + "/name", name=label, first=seen[key])
@@ -193,24 +210,31 @@ def _price_skills(doc, t: PpTables, opts, known: SkillList, attrs: Mapping[str, 
         if d is not None and d.id:
             levels[d.id] = max(levels.get(d.id, 0), level)
         meaning = t.skill_meanings.get(level)
+        meaning_en = t.skill_meanings_en.get(level)
         terms = ladder_terms(lad.start, level, lad.per)
         if terms:
-            out.add(where + "/level", f"〈{label}〉{lad.start}→{level}（{meaning or '表外'}）",
-                    _ladder_text(terms, f"新しいレベル×{lad.per}"), sum(terms))
+            texts = _ladder_texts(terms, f"新しいレベル×{lad.per}", f"new level × {lad.per}")
+            out.add(where + "/level", f"〈{label}〉{lad.start}→{level}（{meaning or _OFF_TABLE[0]}）",
+                    texts["rule"], sum(terms), rule_en=texts["rule_en"],
+                    item_en=f"{label_en} {lad.start}→{level} ({meaning_en or _OFF_TABLE[1]})")
 
         attribute = _skill_attribute(s, d, where, out)
         dice = attrs.get(attribute) if attribute else None
         at = f"/derived/skills/{i}"
         skill = f"〈{label}〉"
-        out.derive(f"{at}/id", f"{skill}の技能ID", d.id if d else None)
-        out.derive(f"{at}/label", f"{skill}の技能名", label)
-        out.derive(f"{at}/meaning", f"{skill}の意味", meaning)
-        out.derive(f"{at}/attribute", f"{skill}の能力値", attribute)
-        out.derive(f"{at}/dice", f"{skill}のダイス数", dice)
-        out.derive(f"{at}/bonus", f"{skill}の各ダイスへの修正", level)
+        out.derive(f"{at}/id", f"{skill}の技能ID", d.id if d else None, label_en=f"{label_en}: skill id")
+        out.derive(f"{at}/label", f"{skill}の技能名", label, label_en=f"{label_en}: skill name",
+                   value_en=label_en)
+        out.derive(f"{at}/meaning", f"{skill}の意味", meaning, label_en=f"{label_en}: meaning",
+                   value_en=meaning_en)
+        out.derive(f"{at}/attribute", f"{skill}の能力値", attribute, label_en=f"{label_en}: attribute")
+        out.derive(f"{at}/dice", f"{skill}のダイス数", dice, label_en=f"{label_en}: number of dice")
+        out.derive(f"{at}/bonus", f"{skill}の各ダイスへの修正", level,
+                   label_en=f"{label_en}: bonus on each die")
         out.derive(f"{at}/pool", f"{skill}の判定", dice_pool(dice, level),
-                   None if dice is None else Roll(dice, 10, 0, level))
-        _price_specializations(s, d, label, level, dice, t, opts, where, at, out)
+                   None if dice is None else Roll(dice, 10, 0, level), label_en=f"{label_en}: roll",
+                   value_en=dice_pool(dice, level, "en"))
+        _price_specializations(s, d, label, label_en, level, dice, t, opts, where, at, out)
     return levels
 
 
@@ -227,8 +251,9 @@ def _skill_attribute(s: Mapping[str, Any], d: SkillDef | None, where: str,
     return aid
 
 
-def _price_specializations(s, d: SkillDef | None, label: str, level: int, dice: int | None,
-                           t: PpTables, opts, where: str, derived_at: str, out: Evaluation) -> None:
+def _price_specializations(s, d: SkillDef | None, label: str, label_en: str, level: int,
+                           dice: int | None, t: PpTables, opts, where: str, derived_at: str,
+                           out: Evaluation) -> None:
     """＊技能の専門化: a sub-category above the skill's level, the new level per level."""
     lad = t.specialization_ladder
     seen: set[str] = set()
@@ -243,6 +268,7 @@ def _price_specializations(s, d: SkillDef | None, label: str, level: int, dice: 
         if d is not None and known is None:
             out.find("PP_SPECIALIZATION_UNKNOWN", spw + "/name", skill=label, name=sname,
                      choices=[x.label for x in d.specializations] or ["—"])  # option unknown_skills
+        sname_en = known.label_in("en") if known else sname
         sname = known.label if known else sname
         if name_key(sname) in seen:
             out.find("PP_SPECIALIZATION_DUPLICATE", spw + "/name", skill=label, name=sname)
@@ -258,11 +284,15 @@ def _price_specializations(s, d: SkillDef | None, label: str, level: int, dice: 
                      value=slevel, max=lad.maximum)
         at = f"{derived_at}/specializations/{j}"
         spec_label = f"〈{label}〉（{sname}）"
+        spec_en = f"{label_en} ({sname_en})"
         bonus = max(slevel, level)
-        out.derive(f"{at}/id", f"{spec_label}の小分類ID", known.id if known else None)
-        out.derive(f"{at}/bonus", f"{spec_label}の各ダイスへの修正", bonus)
+        out.derive(f"{at}/id", f"{spec_label}の小分類ID", known.id if known else None,
+                   label_en=f"{spec_en}: sub-category id")
+        out.derive(f"{at}/bonus", f"{spec_label}の各ダイスへの修正", bonus,
+                   label_en=f"{spec_en}: bonus on each die")
         out.derive(f"{at}/pool", f"{spec_label}の判定", dice_pool(dice, bonus),
-                   None if dice is None else Roll(dice, 10, 0, bonus))
+                   None if dice is None else Roll(dice, 10, 0, bonus), label_en=f"{spec_en}: roll",
+                   value_en=dice_pool(dice, bonus, "en"))
         if slevel <= level:
             out.find("PP_SPECIALIZATION_NOT_ABOVE", spw + "/level", skill=label, name=sname,
                      value=slevel, level=level)
@@ -271,8 +301,9 @@ def _price_specializations(s, d: SkillDef | None, label: str, level: int, dice: 
         if bought > 1:  # option specializations_per_skill
             out.find("PP_SPECIALIZATION_SECOND", spw, skill=label, name=sname)
         terms = ladder_terms(level, slevel, lad.per)
-        out.add(spw + "/level", f"〈{label}〉（{sname}）{level}→{slevel}",
-                _ladder_text(terms, "新しいレベルごと"), sum(terms))
+        texts = _ladder_texts(terms, "新しいレベルごと", "each new level")
+        out.add(spw + "/level", f"〈{label}〉（{sname}）{level}→{slevel}", texts["rule"], sum(terms),
+                item_en=f"{spec_en} {level}→{slevel}", rule_en=texts["rule_en"])
 
 
 # --- ■コンバット・ブースト、■特技 -------------------------------------------------------------------
@@ -286,15 +317,16 @@ def _price_combat_boost(doc, t: PpTables, opts, out: Evaluation) -> None:
         out.find("PP_VALUE_NOT_INTEGER", "/combat_boost", label="コンバット・ブースト", value=raw)
         out.skip("/combat_boost")
         return
-    out.derive("/derived/combat_boost", "コンバット・ブースト", value)
+    label, label_en = t.raw["combat_boost"]["label"], t.raw["combat_boost"]["label_en"]
+    out.derive("/derived/combat_boost", label, value, label_en=label_en)
     if value < start:
         out.find("PP_COMBAT_BOOST_BELOW_START", "/combat_boost", value=value, start=start)
         return
     if value == start:
         return
     out.find("PP_COMBAT_BOOST_RAISED", "/combat_boost", value=value, start=start)
-    out.add("/combat_boost", f"コンバット・ブースト {start}→{value}",
-            f"+{value - start} × {price}", combat_boost_cost(value, t))
+    out.add("/combat_boost", f"{label} {start}→{value}", f"+{value - start} × {price}",
+            combat_boost_cost(value, t), item_en=f"{label_en} {start}→{value}")
 
 
 def _price_feats(doc, t: PpTables, opts, out: Evaluation) -> None:
@@ -311,7 +343,8 @@ def _price_feats(doc, t: PpTables, opts, out: Evaluation) -> None:
         if name_key(name) in seen:
             out.find("PP_FEAT_DUPLICATE", pointer("feats", i, "name"), name=name)
         seen.add(name_key(name))
-        out.add(pointer("feats", i), f"特技「{name}」", f"特技１つ {t.feat_price}", t.feat_price)
+        out.add(pointer("feats", i), f"特技「{name}」", f"特技１つ {t.feat_price}", t.feat_price,
+                item_en=f"Feat '{name}'", rule_en=f"one feat {t.feat_price}")
 
 
 # --- ■イニシアティブ値 ------------------------------------------------------------------------------
@@ -327,7 +360,7 @@ def _initiative(t: PpTables, kind: str, terms: Mapping[str, int], key: str, out:
             continue
         else:
             return
-    out.derive(key, t.initiative_labels[kind], total)
+    out.derive(key, t.initiative_labels[kind], total, label_en=t.initiative_labels_en[kind])
 
 
 def _unit_initiative(machine: Mapping[str, Any], t: PpTables, terms: Mapping[str, int],

@@ -14,8 +14,16 @@ from .skills import name_key
 from .tables import Field, PpTables
 from ...core.coerce import as_int, as_list
 
-_EXPECTED = {"integer": "整数", "number": "数値", "boolean": "true/false", "string": "文字列",
-             "pair": "２つの整数", "enum": "選択肢の１つ", "enum_list": "選択肢のリスト"}
+# What a field's type needs, in each language (PP_MACHINE_TYPE's expected_ja / expected_en).
+_EXPECTED = {"integer": ("整数", "a whole number"), "number": ("数値", "a number"),
+             "boolean": ("true/false", "true or false"), "string": ("文字列", "text"),
+             "pair": ("２つの整数", "two whole numbers"), "enum": ("選択肢の１つ", "one of the choices"),
+             "enum_list": ("選択肢のリスト", "a list of the choices")}
+
+
+def _expected(kind: str) -> dict[str, str]:
+    ja, en = _EXPECTED[kind]
+    return {"expected_ja": ja, "expected_en": en}
 
 
 def check_machine(machine: Mapping[str, Any], t: PpTables) -> Iterator[Finding]:
@@ -43,18 +51,18 @@ def check_value(f: Field, value: Any, where: str, t: PpTables) -> Iterator[Findi
     if value is None:
         if not f.nullable:
             yield Finding("PP_MACHINE_TYPE", where, {"label": f.label, "value": "null",
-                                                     "expected": _EXPECTED[f.type]})
+                                                     **_expected(f.type)})
         return
     if f.type == "pair":
         if not isinstance(value, Mapping):
             yield Finding("PP_MACHINE_TYPE", where, {"label": f.label, "value": _shown(value),
-                                                     "expected": _EXPECTED["pair"]})
+                                                     **_expected("pair")})
             return
         for pid, plabel, _ in f.parts:
             if pid in value and as_int(value[pid]) is None:
                 yield Finding("PP_MACHINE_TYPE", f"{where}/{pid}",
                               {"label": f"{f.label}（{plabel}）", "value": _shown(value[pid]),
-                               "expected": _EXPECTED["integer"]})
+                               **_expected("integer")})
         return
     if f.type in ("enum", "enum_list"):
         yield from _check_choices(f, value, where, t)
@@ -65,7 +73,7 @@ def check_value(f: Field, value: Any, where: str, t: PpTables) -> Iterator[Findi
           "string": isinstance(value, str)}[f.type]
     if not ok:
         yield Finding("PP_MACHINE_TYPE", where, {"label": f.label, "value": _shown(value),
-                                                 "expected": _EXPECTED[f.type]})
+                                                 **_expected(f.type)})
     elif f.minimum is not None and value < f.minimum:
         yield Finding("PP_MACHINE_MINIMUM", where, {"label": f.label, "value": value,
                                                     "limit": f.minimum})
@@ -82,7 +90,7 @@ def _check_choices(f: Field, value: Any, where: str, t: PpTables) -> Iterator[Fi
     values = value if f.type == "enum_list" else [value]
     if f.type == "enum_list" and not isinstance(value, list):
         yield Finding("PP_MACHINE_TYPE", where, {"label": f.label, "value": _shown(value),
-                                                 "expected": _EXPECTED[f.type]})
+                                                 **_expected(f.type)})
         return
     for k, v in enumerate(values):
         at = f"{where}/{k}" if f.type == "enum_list" else where
@@ -113,6 +121,7 @@ def machine_derived(machine: Mapping[str, Any], skill_levels: Mapping[str, int],
     """What the machine sheet shows beside its figures: damage gauges per weapon, a melee
     weapon's evasion target, the explosion's penetration."""
     out: list[Derived] = []
+    evasion = next(f for f in t.weapon_fields if f.id == "evasion_target")
     workability = as_int(machine.get("workability"))
     for i, w in enumerate(as_list(machine.get("weapons"))):
         if not isinstance(w, Mapping):
@@ -121,25 +130,31 @@ def machine_derived(machine: Mapping[str, Any], skill_levels: Mapping[str, int],
         dc = t.damage_classes.get(w.get("damage"))  # type: ignore[arg-type]
         if dc is not None:
             # ④ダメージ決定: Ｌ１個、Ｍ２個、Ｓ５個、Ｄ１０個
-            out.append(Derived(f"{at}/gauges", f"{_name(w, i)}: ダメージゲージ", dc.gauges))
+            out.append(Derived(f"{at}/gauges", f"{_name(w, i)}: ダメージゲージ", dc.gauges,
+                               label_en=f"{_name(w, i, 'en')}: damage gauges"))
         base = as_int(w.get("evasion_target"))
         if base is None:
             continue
         if w.get("melee") is True:
             # ②回避判定: 格闘兵器なら「操縦者の＜機動格闘＞」＋「機体の作業性」＋「武器の回避目標値」
             if workability is not None:
-                out.append(Derived(f"{at}/evasion_target", f"{_name(w, i)}: 回避目標値",
-                                   skill_levels.get("mobile_melee", 0) + workability + base))
+                out.append(Derived(f"{at}/evasion_target", f"{_name(w, i)}: {evasion.label}",
+                                   skill_levels.get("mobile_melee", 0) + workability + base,
+                                   label_en=f"{_name(w, i, 'en')}: {evasion.label_en}"))
         else:
-            out.append(Derived(f"{at}/evasion_target", f"{_name(w, i)}: 回避目標値", base))
+            out.append(Derived(f"{at}/evasion_target", f"{_name(w, i)}: {evasion.label}", base,
+                               label_en=f"{_name(w, i, 'en')}: {evasion.label_en}"))
     weight = machine.get("weight")
     if isinstance(weight, (int, float)) and not isinstance(weight, bool) and weight >= 0:
         # ■機体の破壊: 「機体重量（トン数、端数切り上げ）＋１Ｄ１０」を貫通力としたダメージ
         out.append(Derived("/derived/machine/explosion_penetration", "機体の破壊: 貫通力",
-                           f"{math.ceil(weight)}+{t.raw['explosion']['dice']}"))
+                           f"{math.ceil(weight)}+{t.raw['explosion']['dice']}",
+                           label_en="Machine destruction: penetration"))
     return out
 
 
-def _name(weapon: Mapping[str, Any], index: int) -> str:
+def _name(weapon: Mapping[str, Any], index: int, lang: str = "ja") -> str:
     name = weapon.get("name")
-    return name if isinstance(name, str) and name else f"武器{index + 1}"
+    if isinstance(name, str) and name:
+        return name
+    return f"weapon {index + 1}" if lang == "en" else f"武器{index + 1}"

@@ -43,6 +43,10 @@ def _names() -> NameKey:
 class Specialization:
     label: str
     id: str | None = None
+    label_en: str = ""  # the seed's sub-categories; a group's are named as the group wrote them
+
+    def label_in(self, lang: str = "ja") -> str:
+        return self.label_en if lang == "en" and self.label_en else self.label
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,10 @@ class SkillDef:
     specializations: tuple[Specialization, ...] = ()
     attribute: str | None = None  # attribute id whose value is the number of dice
     source: str = "seed"  # seed, sheet, or the file it came from
+    label_en: str = ""  # the seed's skills; a group's own are named as the group wrote them
+
+    def label_in(self, lang: str = "ja") -> str:
+        return self.label_en if lang == "en" and self.label_en else self.label
 
     def names(self) -> Iterator[str]:
         yield self.label
@@ -110,8 +118,9 @@ def seed_skills(t: PpTables | None = None) -> list[SkillDef]:
     """The eight skills seed 003 names, from the tables."""
     t = t or tables()
     return [SkillDef(s["label"], s["id"], tuple(s.get("synonyms", ())),
-                     tuple(Specialization(x["label"], x.get("id")) for x in s.get("specializations", ())),
-                     s.get("attribute"), "seed")
+                     tuple(Specialization(x["label"], x.get("id"), x["label_en"])
+                           for x in s.get("specializations", ())),
+                     s.get("attribute"), "seed", s["label_en"])
             for s in t.seed_skills]
 
 

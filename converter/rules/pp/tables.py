@@ -1,4 +1,7 @@
-"""Typed access to the `pp` rule tables in ``tables.toml`` (seed 003)."""
+"""Typed access to the `pp` rule tables in ``tables.toml`` (seed 003).
+
+Every name has its Japanese ``label`` (the seed's term) and its English ``label_en``; the meaning
+tables have ``meaning`` and ``meaning_en``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,6 +30,7 @@ class Attribute:
     label: str
     synonyms: tuple[str, ...]
     description: str
+    label_en: str = ""
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,8 @@ class Field:
     parts: tuple[tuple[str, str, str], ...] = ()  # pair: (id, label, description) of each figure
     description: str = ""
     unit: str = ""
+    label_en: str = ""
+    parts_en: tuple[str, ...] = ()  # pair: each figure's label in English
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,8 @@ def _field(raw: dict[str, Any]) -> Field:
                  raw.get("minimum"), raw.get("nullable", False), raw.get("default"),
                  raw.get("table"), tuple((p["id"], p["label"], p.get("description", ""))
                                                 for p in raw.get("parts", ())),
-                 raw.get("description", ""), raw.get("unit", ""))
+                 raw.get("description", ""), raw.get("unit", ""), raw["label_en"],
+                 tuple(p["label_en"] for p in raw.get("parts", ())))
 
 
 class PpTables:
@@ -76,16 +83,20 @@ class PpTables:
         self.specialization_ladder = Ladder(0, sp["minimum"], sp["maximum"],
                                             sp["price_per_new_level"])
         self.attributes = {x["id"]: Attribute(x["id"], x["label"], tuple(x.get("synonyms", ())),
-                                              x.get("description", ""))
+                                              x.get("description", ""), x["label_en"])
                            for x in raw["attributes"]}
         self.attribute_meanings = {r["value"]: r["meaning"] for r in raw["attribute_meanings"]["rows"]}
+        self.attribute_meanings_en = {r["value"]: r["meaning_en"]
+                                      for r in raw["attribute_meanings"]["rows"]}
         self.skill_meanings = {r["value"]: r["meaning"] for r in raw["skill_meanings"]["rows"]}
+        self.skill_meanings_en = {r["value"]: r["meaning_en"] for r in raw["skill_meanings"]["rows"]}
         self.seed_skills: list[dict[str, Any]] = raw["skills"]
         self.combat_boost_start: int = raw["combat_boost"]["start"]
         self.combat_boost_price: int = raw["combat_boost"]["price"]
         self.feat_price: int = raw["feats"]["price"]
         self.initiative: dict[str, Any] = raw["initiative"]
         self.initiative_labels: dict[str, str] = raw["initiative"]["labels"]
+        self.initiative_labels_en: dict[str, str] = raw["initiative"]["labels_en"]
         self.machine_fields = [_field(f) for f in raw["machine_fields"]]
         self.weapon_fields = [_field(f) for f in raw["weapon_fields"]]
         self.damage_classes = {d["id"]: DamageClass(d["id"], d["label"], d["gauges"],
@@ -101,7 +112,10 @@ class PpTables:
         """The machine block's field ``field_id`` (e.g. speed, which alt_speeds reuse)."""
         return next(f for f in self.machine_fields if f.id == field_id)
 
-    def attribute_label(self, attribute_id: str) -> str:
+    def attribute_label(self, attribute_id: str, lang: str = "ja") -> str:
+        """An attribute as the sheet names it: 【肉体】; in English, Body."""
+        if lang == "en":
+            return self.attributes[attribute_id].label_en
         return f"【{self.attributes[attribute_id].label}】"
 
 

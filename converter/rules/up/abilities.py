@@ -29,35 +29,39 @@ def price_abilities(doc: Mapping[str, Any], size: Size, t: UpTables, out: Evalua
         if base is None:
             out.skip(where)
             continue
-        up, rule = base
-        percents: list[tuple[str, int]] = []
+        up, rule, rule_en = base
+        percents: list[tuple[str, int, str]] = []  # (label, percent, label in English)
         if ab.get("narrowed") and "narrowed_percent" in spec:
-            percents.append(("ビームのみ／実弾のみ", spec["narrowed_percent"]))
+            percents.append(("ビームのみ／実弾のみ", spec["narrowed_percent"], "beam only / solid only"))
         en = table_key(ab.get("en_cost"))
         if en not in (None, 0, ""):
             if en not in t.ability_en_costs:
                 out.find("UP_ABILITY_EN_COST", where + "/en_cost", value=en,
                          choices=list(t.ability_en_costs))
             else:
-                percents.append((f"ＥＮ消費{en}", t.ability_en_costs[en]))
+                percents.append((f"ＥＮ消費{en}", t.ability_en_costs[en], f"EN use {en}"))
         pct = morale_percent(ab.get("morale"), where + "/morale", t, out)
         if pct:
-            percents.append((f"気力制限（{t.morale[ab['morale']]['label']}）", pct))
-        total_pct = max(floor, sum(p for _, p in percents))
+            morale = t.morale[ab["morale"]]
+            percents.append((f"気力制限（{morale['label']}）", pct, f"morale limit ({morale['label_en']})"))
+        total_pct = max(floor, sum(p for _, p, _ in percents))
         cost = round_half_up(up * Fraction(100 + total_pct, 100))
         if percents:
-            rule = f"({rule}) × ({', '.join(f'{l} {percent_text(p)}' for l, p in percents)})"
+            rule = f"({rule}) × ({', '.join(f'{l} {percent_text(p)}' for l, p, _ in percents)})"
+            rule_en = f"({rule_en}) × ({', '.join(f'{l} {percent_text(p)}' for _, p, l in percents)})"
         name = ab.get("name") or spec["label"]
+        name_en = ab.get("name") or spec["label_en"]
         declared = _int(ab.get("declared_cost"))
         if declared is not None and declared != cost:
             out.find("UP_ABILITY_COST_MISMATCH", where + "/declared_cost", name=name,
                      declared=declared, computed=cost)
-        out.add(where, f"特殊能力「{name}」", rule, cost)
+        out.add(where, f"特殊能力「{name}」", rule, cost, item_en=f"Ability '{name_en}'", rule_en=rule_en)
 
 
 def _ability_base(ab, spec, size, stats, t: UpTables, where: str,
-                  out: Evaluation) -> tuple[Fraction, str] | None:
-    """(UP before percentages, rule text) of one ability, or None after a finding."""
+                  out: Evaluation) -> tuple[Fraction, str, str] | None:
+    """(UP before percentages, rule text, rule text in English) of one ability, or None after a
+    finding."""
     aid = spec["id"]
     if spec.get("source_work_only"):
         out.find("UP_SOURCE_WORK_ONLY", where, item=spec["label"])
@@ -75,7 +79,7 @@ def _ability_base(ab, spec, size, stats, t: UpTables, where: str,
         power = _int(stats.get("power", size.stats["power"].base)) or 0
         if armor > power:
             out.find("UP_SHIELD_OVER_POWER", where + "/armor", value=armor, power=power)
-        return Fraction(armor * per), f"装甲+{armor} × {per}"
+        return Fraction(armor * per), f"装甲+{armor} × {per}", f"armor +{armor} × {per}"
     if aid in ("bunshin", "multi_seat"):
         level = _int(ab.get("level"))
         top = spec.get("max_level")
@@ -83,7 +87,8 @@ def _ability_base(ab, spec, size, stats, t: UpTables, where: str,
             out.find("UP_ABILITY_LEVEL", where + "/level", name=spec["label"], value=ab.get("level"),
                      max=top or "∞")
             return None
-        return Fraction(level * spec["price_per_level"]), f"Lv{level} × {spec['price_per_level']}"
+        text = f"Lv{level} × {spec['price_per_level']}"
+        return Fraction(level * spec["price_per_level"]), text, text
     if aid == "stat_bonus":
         return _stat_bonus(ab, t, where, out)
     if aid in ("barrier1", "barrier2"):
@@ -93,7 +98,8 @@ def _ability_base(ab, spec, size, stats, t: UpTables, where: str,
             return None
         factor = Fraction(str(spec["narrowed_factor" if ab.get("narrowed") else "armor_factor"]))
         price = size.stats["armor"].price
-        return armor * price * factor, f"装甲+{armor} × {price} × {factor.numerator}/{factor.denominator}"
+        formula = f"{armor} × {price} × {factor.numerator}/{factor.denominator}"
+        return armor * price * factor, f"装甲+{formula}", f"armor +{formula}"
     if aid in ("hp_regen", "en_regen"):
         grade = t.regen_grades.get(table_key(ab.get("grade", "small")))
         if grade is None:
@@ -101,20 +107,21 @@ def _ability_base(ab, spec, size, stats, t: UpTables, where: str,
                      choices=list(t.regen_grades))
             return None
         unit = Fraction(size.base_up, spec["base_up_divisor"])
-        return unit * grade["factor"], f"基本ＵＰ/5 ({unit}) × {grade['factor']}（{grade['label']}）"
+        return (unit * grade["factor"], f"基本ＵＰ/5 ({unit}) × {grade['factor']}（{grade['label']}）",
+                f"base UP/5 ({unit}) × {grade['factor']} ({grade['label_en']})")
     if aid == "no_manipulator":
-        return Fraction(size.base_up, spec["base_up_divisor"]), "−基本ＵＰ/5"
+        return Fraction(size.base_up, spec["base_up_divisor"]), "−基本ＵＰ/5", "−base UP/5"
     if "up" in spec:
-        return Fraction(spec["up"]), spec["label"]
+        return Fraction(spec["up"]), spec["label"], spec["label_en"]
     out.find("UP_ABILITY_UNKNOWN", where + "/id", value=aid, choices=list(t.abilities))
     return None
 
 
-def _stat_bonus(ab, t: UpTables, where: str, out: Evaluation) -> tuple[Fraction, str] | None:
+def _stat_bonus(ab, t: UpTables, where: str, out: Evaluation) -> tuple[Fraction, str, str] | None:
     """能力値ボーナス: 技量/格闘/射撃 8, 10 or 12 per +1 for one, two or all three of them."""
     prices = t.raw["stat_bonus_attack_prices"]
     total = Fraction(0)
-    texts = []
+    texts, texts_en = [], []
     bonuses = ab.get("bonuses") or []
     if not bonuses or not isinstance(bonuses, list):
         out.find("UP_ABILITY_VALUE", where + "/bonuses", value=bonuses or "", name="能力値ボーナス")
@@ -147,5 +154,6 @@ def _stat_bonus(ab, t: UpTables, where: str, out: Evaluation) -> tuple[Fraction,
             return None
         total += amount * per
         texts.append(f"{''.join(t.pilot_stats[s]['label'] for s in stats)}+{amount} × {per}")
-    return total, " + ".join(texts)
+        texts_en.append(f"{'/'.join(t.pilot_stats[s]['label_en'] for s in stats)} +{amount} × {per}")
+    return total, " + ".join(texts), " + ".join(texts_en)
 

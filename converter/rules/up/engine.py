@@ -34,7 +34,8 @@ def price_unit(doc: Mapping[str, Any], opts: Mapping[str, str]) -> Evaluation:
         out.find("UP_SIZE_UNKNOWN", "/size", value=doc.get("size"), choices=list(t.sizes))
         out.skip("/size")
         return out
-    out.add("/size", f"サイズ {size.label}", "基本ＵＰ", size.base_up)
+    out.add("/size", f"サイズ {size.label}", "基本ＵＰ", size.base_up,
+            item_en=f"Size {size.label_en}", rule_en="base UP")
 
     price_stats(doc, size, t, opts, out)
     price_movement(doc, size, t, out)
@@ -49,5 +50,5 @@ def price_unit(doc: Mapping[str, Any], opts: Mapping[str, str]) -> Evaluation:
                  over=out.total - out.budget)
     if out.declared is not None and out.declared != out.total and out.complete:
         out.find("UP_TOTAL_MISMATCH", "/declared_total", declared=out.declared, computed=out.total)
-    out.derive("/weapons_total", "武器ＵＰ合計", weapons_total)
+    out.derive("/weapons_total", "武器ＵＰ合計", weapons_total, label_en="Weapons' UP total")
     return out

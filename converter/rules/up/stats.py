@@ -61,10 +61,13 @@ def price_stats(doc: Mapping[str, Any], size: Size, t: UpTables, opts: Mapping[s
             out.find("UP_MOVE_BEYOND_TWO", where, value=value, raise_by=raised)  # option move_beyond_two
         cost = stat_raise_cost(sid, rule, raised)
         if sid == "move":
-            rule_text = f"+{raised}: " + " + ".join(str(rule.price * 2 ** i) for i in range(raised))
+            steps = " + ".join(str(rule.price * 2 ** i) for i in range(raised))
+            rule_text = rule_en = f"+{raised}: {steps}"
         else:
             rule_text = f"+{raised} = {raised // rule.step}段階 × {rule.price}"
-        out.add(where, f"{label} {rule.base}→{value}", rule_text, cost)
+            rule_en = f"+{raised} = {raised // rule.step} steps × {rule.price}"
+        out.add(where, f"{label} {rule.base}→{value}", rule_text, cost,
+                item_en=f"{t.stat_labels_en[sid]} {rule.base}→{value}", rule_en=rule_en)
 
 
 
@@ -93,9 +96,13 @@ def price_movement(doc: Mapping[str, Any], size: Size, t: UpTables, out: Evaluat
     if delta:
         unit_price = size.base_up // t.raw["movement"]["price_divisor"]
         labels = "・".join(t.movement_types[m] for m in t.movement_types if m in known)
+        labels_en = ", ".join(t.movement_types_en[m] for m in t.movement_types if m in known)
         verb = "追加" if delta > 0 else "削減"
+        verb_en = "added" if delta > 0 else "removed"
         out.add("/movement", f"移動タイプ {labels}",
-                f"{abs(delta)}種{verb} × 基本ＵＰ/5 ({unit_price})", delta * unit_price)
+                f"{abs(delta)}種{verb} × 基本ＵＰ/5 ({unit_price})", delta * unit_price,
+                item_en=f"Movement types {labels_en}",
+                rule_en=f"{abs(delta)} {verb_en} × base UP/5 ({unit_price})")
 
 
 # --- 地形適応 -----------------------------------------------------------------------------------
@@ -151,7 +158,8 @@ def price_terrain(doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
             out.find("UP_TERRAIN_GRADE", where, value=grade, choices=t.terrain_grades)
             continue
         out.add(where, f"地形適応 {t.movement_types[key]} {base[key]}→{grade}", "地形適応（選択ルール）",
-                cost)
+                cost, item_en=f"Terrain adaptation {t.movement_types_en[key]} {base[key]}→{grade}",
+                rule_en="terrain adaptation (optional rule)")
 
 
 # --- 気力制限付きの能力値上昇 ---------------------------------------------------------------------
@@ -190,4 +198,6 @@ def price_morale_boosts(doc: Mapping[str, Any], size: Size, t: UpTables, out: Ev
         pct = max(floor, morale_percent(boost.get("morale"), where + "/morale", t, out))
         cost = round_half_up(Fraction(full) * (100 + pct) / 100)
         name = boost.get("name") or t.stat_labels[sid]
-        out.add(where, f"{name}（{t.stat_labels[sid]}+{amount}）", f"{full} {percent_text(pct)}", cost)
+        name_en = boost.get("name") or t.stat_labels_en[sid]
+        out.add(where, f"{name}（{t.stat_labels[sid]}+{amount}）", f"{full} {percent_text(pct)}", cost,
+                item_en=f"{name_en} ({t.stat_labels_en[sid]} +{amount})")

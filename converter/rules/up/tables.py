@@ -1,4 +1,7 @@
-"""Typed access to the `up` rule tables in ``tables.toml`` (seed 000)."""
+"""Typed access to the `up` rule tables in ``tables.toml`` (seed 000).
+
+Every name has its Japanese ``label`` (the seed's term) and its English ``label_en``: the engine
+builds each text it reports in both languages from them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,6 +30,7 @@ class Size:
     label: str
     base_up: int
     stats: dict[str, StatRule]
+    label_en: str = ""
 
 
 class UpTables:
@@ -35,18 +39,21 @@ class UpTables:
     def __init__(self, raw: dict[str, Any]) -> None:
         self.raw = raw
         self.stat_labels = {k: v["label"] for k, v in raw["stats"].items()}
+        self.stat_labels_en = {k: v["label_en"] for k, v in raw["stats"].items()}
         self.sizes: dict[str, Size] = {}
         for s in raw["sizes"]:
             stats = {sid: StatRule(s[sid]["base"], s[sid]["step"], s[sid]["price"],
                                    s[sid].get("max_raise")) for sid in STAT_IDS}
-            self.sizes[s["id"]] = Size(s["id"], s["label"], s["base_up"], stats)
+            self.sizes[s["id"]] = Size(s["id"], s["label"], s["base_up"], stats, s["label_en"])
         self.morale = {m["id"]: m for m in raw["morale"]}
         self.movement_types = {m["id"]: m["label"] for m in raw["movement"]["types"]}
+        self.movement_types_en = {m["id"]: m["label_en"] for m in raw["movement"]["types"]}
         self.terrain_grades: list[str] = raw["terrain"]["grades"]
         self.accuracy = {a["value"]: a["price"] for a in raw["accuracy"]}
         self.attributes = {a["id"]: a for a in raw["attributes"]}
         self.weapon_kinds = {k["id"]: k for k in raw["weapon_kinds"]}
         self.usage_types = {u["id"]: u["label"] for u in raw["usage"]["types"]}
+        self.usage_types_en = {u["id"]: u["label_en"] for u in raw["usage"]["types"]}
         self.map_types = {m["id"]: m for m in raw["map_types"]}
         self.combo = {c["id"]: c for c in raw["combo"]}
         self.effects = {e["id"]: e for e in raw["effects"]}

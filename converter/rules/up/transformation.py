@@ -16,30 +16,35 @@ from .tables import UpTables, tables
 
 def transformation_cost(own_total: int, others: list[int], changed_places: int | None = None,
                         one_way: bool = False, drop_off: bool = False,
-                        combination: str = "none", t: UpTables | None = None) -> tuple[int, str]:
-    """UP every form pays to transform (seed 000, 変形): Σ/50 + 100, then partial, one-way, 脱落型.
+                        combination: str = "none", t: UpTables | None = None,
+                        lang: str = "ja") -> tuple[int, str]:
+    """UP every form pays to transform (seed 000, 変形): Σ/50 + 100, then partial, one-way, 脱落型;
+    with how it was reached, in ``lang``.
 
     脱落型 is the exception to 回数制限 (「ただし…」): it multiplies by the number of forms instead
     of halving, so ``one_way`` is ignored when ``drop_off`` is set.
     """
     t = t or tables()
     raw = t.raw["transformation"]
+    en = lang == "en"
     if combination == "combined":
-        return 0, "合体後のユニットは変形・合体のＵＰを払わない"
+        return 0, ("a combined unit pays no UP for transforming or combining" if en
+                   else "合体後のユニットは変形・合体のＵＰを払わない")
     forms_total = own_total + sum(others)
     cost = Fraction(forms_total, raw["divisor"]) + raw["addend"]
     text = f"{forms_total}/{raw['divisor']} + {raw['addend']}"
     if changed_places:
         row = next(r for r in raw["partial"] if changed_places <= r["max_changes"])
         cost -= row["discount"]
-        text += f" − {row['discount']}（部分変形{changed_places}箇所）"
+        text += (f" − {row['discount']} (partial, {changed_places} place(s))" if en
+                 else f" − {row['discount']}（部分変形{changed_places}箇所）")
     if drop_off:
         forms = 1 + len(others)
         cost *= forms
-        text = f"({text}) × {forms}（脱落型）"
+        text = f"({text}) × {forms}" + (" (drop-off)" if en else "（脱落型）")
     elif one_way:
         cost *= Fraction(str(raw["one_way_factor"]))
-        text = f"({text}) × 1/2（回数制限）"
+        text = f"({text}) × 1/2" + (" (one way)" if en else "（回数制限）")
     return round_half_up(cost), text
 
 
@@ -79,6 +84,10 @@ def price_transformation(doc: Mapping[str, Any], t: UpTables, out: Evaluation) -
     if combination == "combined":
         out.find("UP_TRANSFORM_COMBINED", where + "/combination")
     own = out.total
-    cost, text = transformation_cost(own, others, _int(changed) or None, bool(tr.get("one_way")),
-                                     bool(tr.get("drop_off")), combination, t)
-    out.add(where, "変形", f"自形態{own} + 他形態{'+'.join(map(str, others)) or '0'}: {text}", cost)
+    args = (own, others, _int(changed) or None, bool(tr.get("one_way")), bool(tr.get("drop_off")),
+            combination, t)
+    cost, text = transformation_cost(*args)
+    text_en = transformation_cost(*args, lang="en")[1]
+    listed = "+".join(map(str, others)) or "0"
+    out.add(where, "変形", f"自形態{own} + 他形態{listed}: {text}", cost, item_en="Transformation",
+            rule_en=f"this form {own} + other forms {listed}: {text_en}")

@@ -23,34 +23,40 @@ VARIANT_PLACES = ("kind", "range", "min_range", "post_move", "attribute", "damag
 
 
 class WeaponPrice:
-    """A weapon's full cost and how it was reached."""
+    """A weapon's full cost and how it was reached: each part and percentage with its label in
+    Japanese and in English."""
 
     def __init__(self) -> None:
-        self.parts: list[tuple[str, int]] = []
-        self.percents: list[tuple[str, int]] = []
+        self.parts: list[tuple[str, int, str]] = []  # (label, UP, label in English)
+        self.percents: list[tuple[str, int, str]] = []  # (label, percent, label in English)
         self.ok = True
 
-    def part(self, label: str, up: int) -> None:
-        self.parts.append((label, up))
+    def part(self, label: str, up: int, label_en: str) -> None:
+        self.parts.append((label, up, label_en))
 
-    def percent(self, label: str, pct: int) -> None:
-        self.percents.append((label, pct))
+    def percent(self, label: str, pct: int, label_en: str) -> None:
+        self.percents.append((label, pct, label_en))
 
     def cost(self, floor: int) -> tuple[int, int, bool]:
         """(cost, applied percent, floored?) — parts summed, then the sum of percents."""
-        base = sum(up for _, up in self.parts)
-        pct = sum(p for _, p in self.percents)
+        base = sum(up for _, up, _ in self.parts)
+        pct = sum(p for _, p, _ in self.percents)
         floored = pct < floor
         pct = max(pct, floor)
         return round_half_up(Fraction(base) * (100 + pct) / 100), pct, floored
 
-    def text(self, floor: int) -> str:
-        base = " + ".join(f"{label} {up}" for label, up in self.parts) or "0"
+    def text(self, floor: int, lang: str = "ja") -> str:
+        """How the cost was reached, in ``lang`` (the numbers are the same in both)."""
+        en = lang == "en"
+        base = " + ".join(f"{en_label if en else label} {up}"
+                          for label, up, en_label in self.parts) or "0"
         if not self.percents:
             return base
         total, pct, floored = self.cost(floor)
-        pcts = ", ".join(f"{label} {percent_text(p)}" for label, p in self.percents)
-        return f"({base}) × ({pcts}{'、下限' if floored else ''} {percent_text(pct)})"
+        pcts = ", ".join(f"{en_label if en else label} {percent_text(p)}"
+                         for label, p, en_label in self.percents)
+        floor_word = (", floor" if en else "、下限") if floored else ""
+        return f"({base}) × ({pcts}{floor_word} {percent_text(pct)})"
 
 
 def weapon_terrain_bases(w: Mapping[str, Any], movement: list[str], t: UpTables) -> list[dict[str, str]]:
@@ -88,13 +94,14 @@ def weapon_terrain_step_percent(base: str, final: str, t: UpTables) -> int:
 
 
 def _terrain_percents(base: Mapping[str, str], final: Mapping[str, str], t: UpTables
-                      ) -> list[tuple[str, int]]:
+                      ) -> list[tuple[str, int, str]]:
     out = []
     for key in TERRAINS:
         grade = final.get(key, base[key])
         if grade != base[key]:
             out.append((f"地形{t.movement_types[key]}{base[key]}→{grade}",
-                        weapon_terrain_step_percent(base[key], grade, t)))
+                        weapon_terrain_step_percent(base[key], grade, t),
+                        f"terrain {t.movement_types_en[key]} {base[key]}→{grade}"))
     return out
 
 
@@ -113,8 +120,8 @@ def _weapon_terrain_percent(w, movement, t: UpTables, where: str, out: Evaluatio
     # Where the free B may go anywhere, it goes where it absorbs a lowered grade: the reading
     # with the smallest discount, so no choice of placement prices the same weapon lower.
     candidates = [_terrain_percents(b, final, t) for b in weapon_terrain_bases(w, movement, t)]
-    for label, pct in max(candidates, key=lambda c: sum(p for _, p in c)):
-        wp.percent(label, pct)
+    for label, pct, label_en in max(candidates, key=lambda c: sum(p for _, p, _ in c)):
+        wp.percent(label, pct, label_en)
 
 
 def default_post_move(w: Mapping[str, Any], t: UpTables) -> bool | None:
@@ -145,15 +152,17 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
                  max=t.max_melee_range() if kind == "melee" else "∞")
         wp.ok = False
     else:
-        wp.part(f"射程{rng}{'P' if post_move and kind == 'ranged' else ''}", price)
+        p_mark = "P" if post_move and kind == "ranged" else ""
+        wp.part(f"射程{rng}{p_mark}", price, f"range {rng}{p_mark}")
     if kind == "melee" and not post_move:
-        wp.percent("移動後攻撃不可", t.raw["melee"]["not_post_move_percent"])
+        wp.percent("移動後攻撃不可", t.raw["melee"]["not_post_move_percent"], "no attack after moving")
     min_range = _int(w.get("min_range", 1))
     if min_range is None or min_range < 1 or (rng is not None and min_range > rng):
         out.find("UP_WEAPON_MIN_RANGE", where + "/min_range", value=w.get("min_range"), range=rng)
         wp.ok = False
     elif min_range > 1:
-        wp.part(f"射程{min_range - 1}以内攻撃不可", (min_range - 1) * t.raw[kind]["dead_zone_price"])
+        wp.part(f"射程{min_range - 1}以内攻撃不可", (min_range - 1) * t.raw[kind]["dead_zone_price"],
+                f"no attack within range {min_range - 1}")
 
     # 属性
     if table_key(w.get("attribute", "solid")) not in t.attributes:
@@ -179,7 +188,7 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
         paid_dice = dice if opts["damage_dice"] == "every_die" else dice - dmg["base_dice"]
         cost = paid_dice * dmg["die_price"] + (fixed - dmg["base_fixed"]) * dmg["fixed_price"]
         if cost:
-            wp.part(f"ダメージ{dice}D+{fixed}", cost)
+            wp.part(f"ダメージ{dice}D+{fixed}", cost, f"damage {dice}D+{fixed}")
 
     # 命中修正
     acc = _int(w.get("accuracy", 0))
@@ -188,7 +197,7 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
                  hint=neighbours(acc, sorted(t.accuracy)) if acc is not None else sorted(t.accuracy))
         wp.ok = False
     elif t.accuracy[acc]:
-        wp.part(f"命中{acc:+d}%", t.accuracy[acc])
+        wp.part(f"命中{acc:+d}%", t.accuracy[acc], f"accuracy {acc:+d}%")
 
     # 使用回数
     usage = w.get("usage") or None
@@ -213,7 +222,7 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
                      choices=list(t.map_types))
             wp.ok = False
         else:
-            wp.percent(mtype["label"], mtype["percent"])
+            wp.percent(mtype["label"], mtype["percent"], f"MAP {mtype['label_en']}")
             if mtype.get("radius"):
                 radius = _int(mapw.get("radius"))
                 rprice = t.range_price(kind, radius, bool(post_move)) if radius else None
@@ -221,13 +230,13 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
                     out.find("UP_MAP_RADIUS", where + "/map/radius", value=mapw.get("radius"))
                     wp.ok = False
                 else:
-                    wp.part(f"着弾点からの射程{radius}", rprice)
+                    wp.part(f"着弾点からの射程{radius}", rprice, f"range {radius} from the landing point")
         opt = t.raw["map_options"]
         if post_move:
-            wp.percent("ＭＡＰのＰ兵器", opt["post_move_percent"])
+            wp.percent("ＭＡＰのＰ兵器", opt["post_move_percent"], "MAP weapon usable after moving")
             out.find("UP_SOURCE_WORK_ONLY", where + "/post_move", item="Ｐ属性のＭＡＰ兵器")
         if mapw.get("friend_foe"):
-            wp.percent("敵味方識別", opt["friend_foe_percent"])
+            wp.percent("敵味方識別", opt["friend_foe_percent"], "friend-or-foe recognition")
             out.find("UP_SOURCE_WORK_ONLY", where + "/map/friend_foe", item="敵味方識別")
 
     # 合体攻撃
@@ -236,7 +245,7 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
         out.find("UP_WEAPON_COMBO", where + "/combo", value=combo, choices=list(t.combo))
         wp.ok = False
     elif t.combo[combo]["percent"]:
-        wp.percent(t.combo[combo]["label"], t.combo[combo]["percent"])
+        wp.percent(t.combo[combo]["label"], t.combo[combo]["percent"], t.combo[combo]["label_en"])
 
     # 特殊効果
     seen: set[str] = set()
@@ -246,7 +255,8 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
     # 気力制限
     pct = morale_percent(w.get("morale"), where + "/morale", t, out)
     if pct:
-        wp.percent(f"気力制限（{t.morale[w['morale']]['label']}）", pct)
+        morale = t.morale[w["morale"]]
+        wp.percent(f"気力制限（{morale['label']}）", pct, f"morale limit ({morale['label_en']})")
     return wp
 
 
@@ -268,7 +278,7 @@ def _price_usage(usage, w, unit, t: UpTables, opts, where: str, out: Evaluation,
     if kind == "ammo" and amount == 3 and opts["ammo3"] == "example":
         percent = -20  # 大車輪ロケットパンチ's reading (RULES-NOTES, option ammo3=example)
         row = {"up": None, "percent": percent}
-    label = f"{t.usage_types[kind]}{amount}"
+    label, label_en = f"{t.usage_types[kind]}{amount}", f"{t.usage_types_en[kind]} {amount}"
     reduction = usage.get("reduction")
     if row.get("up") is None:
         reduction = "percent"
@@ -278,11 +288,11 @@ def _price_usage(usage, w, unit, t: UpTables, opts, where: str, out: Evaluation,
         if percent is None:
             out.find("UP_USAGE_NO_PERCENT", where + "/reduction", type=t.usage_types[kind],
                      amount=amount, up=row["up"])
-            wp.part(label, row["up"])
+            wp.part(label, row["up"], label_en)
         else:
-            wp.percent(label, percent)
+            wp.percent(label, percent, label_en)
     elif reduction == "up":
-        wp.part(label, row["up"])
+        wp.part(label, row["up"], label_en)
     else:
         out.find("UP_USAGE_REDUCTION", where + "/reduction", value=reduction)
         wp.ok = False
@@ -307,10 +317,17 @@ def _infer_reduction(w, unit, row, t: UpTables, opts, where: str, out: Evaluatio
         if declared is not None and cost == declared:
             matches.append(choice)
     choice = matches[0] if matches else "up"
+    matched = "none" if declared is None else "match" if matches else "mismatch"
     out.find("UP_USAGE_REDUCTION_INFERRED", where + "/reduction",
-             choice="−UP" if choice == "up" else "−%",
-             matched="記入なし" if declared is None else "一致" if matches else "不一致")
+             choice="−UP" if choice == "up" else "−%", matched=matched,
+             matched_ja=_MATCHED[matched][0], matched_en=_MATCHED[matched][1])
     return choice
+
+
+# How a legacy weapon's written cost compares with the inferred −UP or −% (for the message).
+_MATCHED = {"none": ("記入なし", "no cost is written"),
+            "match": ("一致", "it matches the written cost"),
+            "mismatch": ("不一致", "neither choice matches the written cost")}
 
 
 def _price_effect(eff, kind: str, t: UpTables, where: str, seen: set[str], out: Evaluation,
@@ -327,12 +344,13 @@ def _price_effect(eff, kind: str, t: UpTables, where: str, seen: set[str], out: 
         out.find("UP_EFFECT_DUPLICATE", where, effect=spec["label"])
         return
     seen.add(eid)
+    label, label_en = spec["label"], spec["label_en"]
     if "up" in spec:
-        wp.part(spec["label"], spec["up"])
+        wp.part(label, spec["up"], label_en)
     elif "percent" in spec:
-        wp.percent(spec["label"], spec["percent"])
+        wp.percent(label, spec["percent"], label_en)
     elif "percent_melee" in spec:
-        wp.percent(spec["label"], spec["percent_melee" if kind == "melee" else "percent_ranged"])
+        wp.percent(label, spec["percent_melee" if kind == "melee" else "percent_ranged"], label_en)
     elif "percent_per_level" in spec:
         level = _int(eff.get("level", 1))
         if level is None or not 1 <= level <= spec["max_level"]:
@@ -340,9 +358,9 @@ def _price_effect(eff, kind: str, t: UpTables, where: str, seen: set[str], out: 
                      value=eff.get("level"), max=spec["max_level"])
             wp.ok = False
             return
-        wp.percent(f"{spec['label']}Lv{level}", level * spec["percent_per_level"])
+        wp.percent(f"{label}Lv{level}", level * spec["percent_per_level"], f"{label_en} Lv{level}")
         if eff.get("always"):
-            wp.percent(f"{spec['label']}（ダメージ不要）", spec["always_percent"])
+            wp.percent(f"{label}（ダメージ不要）", spec["always_percent"], f"{label_en} (without damage)")
         if spec.get("needs_target") and not eff.get("target"):
             out.find("UP_EFFECT_TARGET", where + "/target", effect=spec["label"])
 
@@ -425,7 +443,8 @@ def price_weapons(doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
         j = names.get(table_key(w.get("variant_of"))) if isinstance(w, Mapping) and w.get("variant_of") else None
         if j is not None and j != i and isinstance(weapons[j], Mapping):
             out.derive(pointer("weapons", i, "variant_changes"), f"{w.get('name', '')}: 撃ち分けの変更箇所",
-                       variant_changes(w, weapons[j], t))
+                       variant_changes(w, weapons[j], t),
+                       label_en=f"{w.get('name', '')}: places changed in the variant")
 
     total = 0
     budget = _int(doc.get("budget"))
@@ -436,7 +455,7 @@ def price_weapons(doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
         if not wp.ok:
             continue
         cost, pct, floored = wp.cost(floor)
-        rule = wp.text(floor)
+        rule, rule_en = wp.text(floor), wp.text(floor, "en")
         if floored:
             out.find("UP_PERCENT_FLOOR", where, name=w.get("name", ""), floor=floor)
         base_name = table_key(w.get("variant_of"))
@@ -459,8 +478,9 @@ def price_weapons(doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
                     num, den = row["fraction"]
                     larger = max(full[i], full[j])
                     cost = round_half_up(Fraction(larger * num, den))
-                    rule = (f"撃ち分け（{base_name}から{changes}箇所変更）: "
-                            f"max({full[i]}, {full[j]}) × {num}/{den}")
+                    formula = f"max({full[i]}, {full[j]}) × {num}/{den}"
+                    rule = f"撃ち分け（{base_name}から{changes}箇所変更）: {formula}"
+                    rule_en = f"variant of {base_name}, {changes} place(s) changed: {formula}"
         if budget and cost * t.raw["weapon_cap"]["budget_divisor"] > budget:  # option weapon_cap
             out.find("UP_WEAPON_OVER_CAP", where, name=w.get("name", ""), cost=cost,
                      cap=message_number(Fraction(budget, t.raw["weapon_cap"]["budget_divisor"])))
@@ -470,13 +490,15 @@ def price_weapons(doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
         if declared is not None and declared != cost:
             out.find("UP_WEAPON_COST_MISMATCH", where + "/declared_cost", name=w.get("name", ""),
                      declared=declared, computed=cost)
-        out.add(where, f"武器「{w.get('name', '')}」", rule, cost)
         name = w.get("name", "")
-        out.derive(where + "/full_cost", f"{name}: 撃ち分け前のＵＰ", full[i])
+        out.add(where, f"武器「{name}」", rule, cost, item_en=f"Weapon '{name}'", rule_en=rule_en)
+        out.derive(where + "/full_cost", f"{name}: 撃ち分け前のＵＰ", full[i],
+                   label_en=f"{name}: UP before the variant fraction")
         dice, fixed = damage_parts(w, doc, t)
         out.derive(where + "/effective_damage", f"{name}: ダメージ", f"{dice}D10+{fixed}",
-                   Roll(dice, 10, fixed))
-        out.derive(where + "/effective_accuracy", f"{name}: 命中修正", effective_accuracy(w, t))
+                   Roll(dice, 10, fixed), label_en=f"{name}: damage")
+        out.derive(where + "/effective_accuracy", f"{name}: 命中修正", effective_accuracy(w, t),
+                   label_en=f"{name}: accuracy")
         total += cost
     return total
 

@@ -103,8 +103,9 @@ def _one_per_cause(schema: list[Finding], engine: list[Finding], complete: bool)
 
 
 def _cause_pointer(f: Finding) -> str:
-    """Where a root cause is: a missing or misspelled field at the field itself, not its parent."""
-    if f.code in ("SCHEMA_REQUIRED", "SCHEMA_MISSPELLED"):
+    """Where a root cause is: a missing field at the field itself, not its parent (so its cell is
+    the empty cell to fill); a misspelled key at the key. Any other finding at its pointer."""
+    if f.code in ("SCHEMA_REQUIRED", "SCHEMA_MISSPELLED") and f.params.get("field"):
         return f"{f.pointer}/{f.params.get('field')}"
     return f.pointer
 
@@ -136,7 +137,7 @@ def _placed(findings: Iterable[Finding], cells: Mapping[str, str]) -> list[Findi
     """Each finding at its cell: its own, else that of its pointer or the nearest parent's."""
     if not cells:
         return list(findings)
-    return [f if f.cell else f.at(cell=pointers.nearest(f.pointer, cells)) for f in findings]
+    return [f if f.cell else f.at(cell=pointers.nearest(_cause_pointer(f), cells)) for f in findings]
 
 
 def _ordered(findings: Iterable[Finding]) -> list[Finding]:

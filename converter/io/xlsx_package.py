@@ -252,8 +252,8 @@ def parse_xml(data: bytes, p: Path, part: str, start: Callable[[str, dict[str, s
 
 
 _SHEET = re.compile(rb"<(?:\w+:)?sheet\s([^>]*?)/?>")
-_DEFINED_NAME = re.compile(rb"<(?:\w+:)?definedName\s+name=\"([^\"]*)\"([^>]*?)(?:/>|>(.*?)</(?:\w+:)?definedName>)",
-                           re.S)
+_DEFINED_NAME = re.compile(rb"<(?:\w+:)?definedName\s([^>]*?)(?:/>|>(.*?)</(?:\w+:)?definedName>)", re.S)
+_NAME_ATTRIBUTE = re.compile(rb"(?:^|\s)name\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 _ATTRIBUTE = re.compile(rb"([\w:]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 
 
@@ -300,13 +300,14 @@ def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, A
             sheets[attrs["name"]] = targets[rid]
     names: dict[str, Area] = {}
     broken: dict[str, str] = {}
-    for count, (raw_name, rest, body) in enumerate(_DEFINED_NAME.findall(data)):
+    for count, (attributes, body) in enumerate(_DEFINED_NAME.findall(data)):
         if count >= MAX_NAMES:
             raise PackageError(f"{p}: more than {MAX_NAMES:,} defined names", "INPUT_TOO_LARGE",
                                f"definedName > {MAX_NAMES:,}")
-        if b"localSheetId" in rest:  # a sheet's own name (print areas): not ours
+        found = _NAME_ATTRIBUTE.search(attributes)
+        if found is None or b"localSheetId" in attributes:  # a sheet's own name (print areas): not ours
             continue
-        name = _text(raw_name)
+        name = _text(found.group(1) if found.group(1) is not None else found.group(2))
         ref = _text(body).strip()
         area = parse_reference(ref)
         if area is None:

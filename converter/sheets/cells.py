@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..core.findings import Finding
 
@@ -99,24 +99,6 @@ class NamedCells:
         return "" if area is None else area.a1(index or 0)
 
 
-def damaged_names(named: NamedCells, expected: Iterable[tuple[str, str]]) -> list[Finding]:
-    """A finding for each name the template defines that the workbook lost: removed
-    (SHEET_NAME_MISSING), pointing at nothing (``#REF!``: SHEET_NAME_BROKEN), or into a deleted
-    sheet (SHEET_MISSING, once per sheet). ``expected`` is (name, pointer of its field)."""
-    out: list[Finding] = []
-    gone_sheets: set[str] = set()
-    for name, pointer in expected:
-        area = named.names.get(name)
-        if name in named.broken:
-            out.append(Finding("SHEET_NAME_BROKEN", pointer, {"name": name, "text": named.broken[name]}))
-        elif area is None:
-            out.append(Finding("SHEET_NAME_MISSING", pointer, {"name": name}))
-        elif not named.has_sheet(area.sheet) and area.sheet not in gone_sheets:
-            gone_sheets.add(area.sheet)
-            out.append(Finding("SHEET_MISSING", pointer, {"sheet": area.sheet, "name": name}))
-    return out
-
-
 class CellReader:
     """Converts named cells to document values, collecting findings and pointer → cell."""
 
@@ -125,18 +107,42 @@ class CellReader:
         self.lists = lists
         self.findings: list[Finding] = []
         self.cells: dict[str, str] = {}
+        self._reported: set[str] = set()  # damaged names and deleted sheets already named
 
     def raw(self, name: str, index: int | None = None) -> Any:
         return self.named.raw(name, index)
 
     def rows(self, table) -> int:
-        return self.named.length(table.column_name(table.columns[0].key))
+        name = table.column_name(table.columns[0].key)
+        return self.named.length(name) if self.usable(name, table.pointer) else 0
+
+    def usable(self, name: str, pointer: str) -> bool:
+        """Whether the template's name ``name`` still points at a cell of a sheet that exists. A
+        name the workbook lost (SHEET_NAME_MISSING), one pointing nowhere (``#REF!``:
+        SHEET_NAME_BROKEN) or into a deleted sheet (SHEET_MISSING) is an error at the field it
+        held, once: the sheet is not valid, never read as empty."""
+        area = self.named.names.get(name)
+        if area is not None and self.named.has_sheet(area.sheet):
+            return True
+        key = f"sheet:{area.sheet}" if area is not None else name
+        if key not in self._reported:
+            self._reported.add(key)
+            if area is not None:
+                self.findings.append(Finding("SHEET_MISSING", pointer, {"sheet": area.sheet, "name": name}))
+            elif name in self.named.broken:
+                self.findings.append(Finding("SHEET_NAME_BROKEN", pointer,
+                                             {"name": name, "text": self.named.broken[name]}))
+            else:
+                self.findings.append(Finding("SHEET_NAME_MISSING", pointer, {"name": name}))
+        return False
 
     def cell_of(self, name: str, index: int | None = None) -> str:
         return self.named.cell_ref(name, index)
 
     def value(self, name: str, kind: str, pointer: str, *, index: int | None = None,
               list_id: str | None = None) -> Any:
+        if not self.usable(name, pointer):
+            return None
         raw = self.raw(name, index)
         cell = self.cell_of(name, index)
         if cell:

@@ -52,6 +52,13 @@ def read_workbook(path: str | Path) -> SheetRead:
     the workbook's kept content applied (``kept.py``), the context and the rules readings."""
     p = Path(path)
     named = NamedCells.open(p)
+    try:
+        return _read(p, named)
+    finally:
+        named.close()
+
+
+def _read(p: Path, named: NamedCells) -> SheetRead:
     template = named.raw("mechasheet.template")
     if not template:
         raise InputError(f"{p}: not a mechasheet workbook (no mechasheet.template name); "

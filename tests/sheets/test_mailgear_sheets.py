@@ -438,7 +438,11 @@ def expected_red(written: Path) -> set[str]:
     for f in report.findings:
         if f.code == "MG_LEVEL_UNKNOWN" and not cell_of(wb, "mailgear.pilot.level").value:
             continue  # a blank level is not red: an empty template does not start out red
-        if f.code in RED_CODES or (f.code == "MG_ITEM_FIELD_INVALID" and f.pointer.endswith("/kind")):
+        # An item's kind, missing or not a kind: the schema names a missing one (the root cause,
+        # at the empty kind cell), the engine an invalid one.
+        kind = (f.code == "MG_ITEM_FIELD_INVALID" and f.pointer.endswith("/kind")) or \
+            (f.code == "SCHEMA_REQUIRED" and f.params.get("field") == "kind")
+        if f.code in RED_CODES or kind:
             out.add(f.cell)
         elif f.code in BOOST_CODES:
             out.update(filled or boosts[:1])

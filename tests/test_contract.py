@@ -80,7 +80,6 @@ def test_rules_evaluate_with_heavy_libraries_blocked() -> None:
     done = _run_blocked(RULES_ONLY, HEAVY)
     assert done.returncode == 0, done.stderr
     blocked = json.loads(done.stdout)
-    from converter.io.context import load_skill_list  # noqa: F401 (the full install's reader)
     from converter.rules.pp.skills import parse_skill_list
 
     catalog = load_catalog(CATALOG)

@@ -2,7 +2,6 @@
 clearly where not, never a traceback."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest

@@ -280,8 +280,6 @@ def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, A
     The part was refused if it declares a DTD (read_capped), so its text holds only XML's own
     five entities; its two kinds of element are found with regular expressions, several times
     faster than a parser's callbacks for a template's ~300 names."""
-    from html import unescape
-
     targets: dict[str, str] = {}
 
     def rel(tag: str, attrs: dict[str, str]) -> None:

@@ -25,15 +25,16 @@ value a user edited in its cell wins; kept content that no longer fits goes unde
 ``extra._kept``, never dropped. Pointers are those of the document as read (list items at their
 index there); an insert's index is the written document's. A system declares what it shows; how
 content is kept is this module's alone, and so is where it is stored (:func:`write`,
-:func:`stored`: one JSON text in the data sheet's ``<system>.extra`` cell).
+:func:`stored`: one JSON text down the data sheet's column B, named ``<system>.extra``, in as
+many cells as it takes).
 """
 from __future__ import annotations
 
 import copy
 import json
+import re
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
-from ..core.errors import OutputError
 from ..core.pointers import get, parent, parse, pointer
 
 if TYPE_CHECKING:
@@ -56,31 +57,55 @@ CELL_CHARACTERS = 32_767  # what one Excel cell holds (UTF-16 code units)
 # --- storage (the one place that knows where kept content lives) ---------------------------------
 
 def write(wb, ws, data_sheet: str, system: str, text: str) -> None:
-    """The kept content (``text``; '' for none) in the data sheet's second row, named
-    ``<system>.extra``. More than one cell holds is an OutputError, never a silent cut."""
-    if len(text.encode("utf-16-le")) // 2 > CELL_CHARACTERS:
-        raise OutputError(f"the content the sheet has no cells for takes {len(text)} characters as "
-                          f"JSON; the data sheet's cell holds {CELL_CHARACTERS}")
+    """The kept content (``text``; '' for none) down the data sheet's column B from its second
+    row, as many cells as it takes (a cell holds 32,767 characters), named ``<system>.extra``."""
+    chunks = split_for_cells(text) or [""]
     ws.write_string(1, 0, "extra")
-    ws.write_string(1, 1, text)
-    wb.define_name(f"{system}.extra", f"='{data_sheet}'!$B$2")
+    for k, chunk in enumerate(chunks):
+        ws.write_string(1 + k, 1, chunk)
+    wb.define_name(f"{system}.extra", f"='{data_sheet}'!$B$2:$B${1 + len(chunks)}")
+
+
+def split_for_cells(text: str) -> list[str]:
+    """``text`` in pieces no Excel cell would cut (CELL_CHARACTERS UTF-16 units each, a
+    character outside the BMP never split)."""
+    out: list[str] = []
+    start, units = 0, 0
+    for i, ch in enumerate(text):
+        width = 2 if ord(ch) > 0xFFFF else 1
+        if units + width > CELL_CHARACTERS:
+            out.append(text[start:i])
+            start, units = i, 0
+        units += width
+    if start < len(text):
+        out.append(text[start:])
+    return out
 
 
 def stored(named: "NamedCells", system: str) -> Any:
     """The kept content a workbook holds, parsed: a list of entries, a legacy object (a workbook
     written before entries), or ``{"_unparsed": text}``; None when there is none."""
-    text = named.raw(f"{system}.extra")
-    if text is None or text == "":
+    name = f"{system}.extra"
+    text = "".join("" if v is None else str(v)
+                   for v in (named.raw(name, i) for i in range(named.length(name))))
+    if text == "":
         return None
     try:
         return json.loads(text)
     except (TypeError, ValueError):
-        return {"_unparsed": str(text)}
+        return {"_unparsed": text}
 
 
 def encode(entries: list[dict[str, Any]]) -> str:
-    """The entries as the data sheet stores them ('' for none)."""
-    return json.dumps(entries, ensure_ascii=False, sort_keys=True, separators=(",", ":")) if entries else ""
+    """The entries as the data sheet stores them ('' for none). A lone surrogate (from JSON's
+    "\\ud800") is written as its escape, which XML cannot carry raw but JSON reads back the same."""
+    if not entries:
+        return ""
+    text = json.dumps(entries, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # --- writing: what differs ------------------------------------------------------------------------

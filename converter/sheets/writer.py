@@ -148,6 +148,19 @@ def rows_of(doc, table: Table) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+def cell_text(text: str) -> str:
+    """What a cell can hold of ``text``: at most 32,767 characters, no lone surrogate (U+FFFD in
+    its place). The whole text is kept beside the cells (``kept.py``), so nothing is lost."""
+    from .kept import split_for_cells
+
+    if _LONE_SURROGATE.search(text):
+        text = _LONE_SURROGATE.sub("\ufffd", text)
+    return split_for_cells(text)[0] if len(text) > 16_383 else text
+
+
+_LONE_SURROGATE = __import__("re").compile("[\ud800-\udfff]")
+
+
 class SheetWriter:
     """Writes inputs (unlocked, validated) and computed cells (locked, with cached results)."""
 
@@ -236,9 +249,9 @@ class SheetWriter:
         elif isinstance(value, (int, float)):
             ws.write_number(r, c, value, fmt)
         elif isinstance(value, str):
-            ws.write_string(r, c, value, fmt)  # never a formula, whatever it starts with
+            ws.write_string(r, c, cell_text(value), fmt)  # never a formula, whatever it starts with
         else:
-            ws.write_string(r, c, json.dumps(value, ensure_ascii=False), fmt)
+            ws.write_string(r, c, cell_text(json.dumps(value, ensure_ascii=False)), fmt)
 
     def computed(self, ws, r: int, c: int, formula: str, value: Any, name: str | None = None) -> None:
         ws.write_formula(r, c, formula, self.fmt["calc"], "" if value is None else value)

@@ -6,7 +6,6 @@ thing: what an attacker or a careless copy would do to a workbook.
 """
 from __future__ import annotations
 
-import io
 import os
 import random
 import zipfile

@@ -8,9 +8,7 @@ import json
 from pathlib import Path
 
 import openpyxl
-import pytest
 
-from converter.core.errors import OutputError
 from converter.sheets import read_workbook, write_sheet
 from converter.sheets.kept import CELL_CHARACTERS
 
@@ -151,13 +149,17 @@ def test_a_value_typed_where_kept_content_was_wins(tmp_path: Path):
     assert {"at": "/name", "was": 12} in kept_out(back)
 
 
-def test_kept_content_larger_than_a_cell_is_refused(tmp_path: Path):
-    """More kept content than the data sheet's cell holds is an error, never a silent cut."""
+def test_kept_content_larger_than_a_cell_is_split_over_cells(tmp_path: Path):
+    """Kept content larger than one cell holds is stored over as many cells as it takes and comes
+    back whole (issue 9: stored losslessly, never cut)."""
     doc = load(UP_SAMPLE)
-    doc["homebrew"] = "x" * CELL_CHARACTERS
-    with pytest.raises(OutputError, match="holds"):
-        write_sheet(doc, tmp_path / "u.xlsx")
-    assert not (tmp_path / "u.xlsx").exists()
+    doc["homebrew"] = "x" * (3 * CELL_CHARACTERS)
+    path = write_sheet(doc, tmp_path / "u.xlsx")
+    wb = openpyxl.load_workbook(path)
+    sheet, ref = next(iter(wb.defined_names["up.extra"].destinations))
+    assert ref.count("$") == 4 and ":" in ref  # a range of cells down the data sheet
+    assert all(len(str(c[0].value)) <= CELL_CHARACTERS for c in wb[sheet][ref.replace("$", "")])
+    assert read_workbook(path).document["homebrew"] == doc["homebrew"]
 
 
 def test_a_workbook_kept_by_an_older_version_keeps_its_content(tmp_path: Path):

@@ -271,7 +271,7 @@ class MailgearSheet(SystemSheet):
             if index >= table.rows:
                 return None
             return parse_a1(table.cell(name.rsplit(".", 1)[1], index))
-        f, t = self.f, tables()
+        f = self.f
         comp = {c["name"]: c["cell"] for c in self.layout.computed}
         if name in comp:
             return parse_a1(comp[name])
@@ -337,7 +337,7 @@ class _Cached:
     formulas compute them."""
 
     def __init__(self, sheet: MailgearSheet, doc, opts, catalog: Catalog | None) -> None:
-        self.t = t = tables()
+        self.t = tables()
         self.sheet, self.opts, self.catalog = sheet, opts, catalog
         self.view = shown(doc) if doc else {}
         self.p: Evaluation = price_pilot(doc if doc else {"system": "mailgear"}, opts, catalog=catalog)

@@ -21,6 +21,9 @@ def nfkc(text: str) -> str:
     return unicodedata.normalize("NFKC", text).strip()
 
 
+LONG_AREA = 1_000  # rows: a longer area is read only as far as its sheet has cells
+
+
 class NamedCells:
     """A workbook's defined names mapped to cells, and the cells' (cached) values.
 
@@ -91,8 +94,14 @@ class NamedCells:
         return None if value == "" else value
 
     def length(self, name: str) -> int:
+        """Rows of the name's area that can hold a value: a name stretched to the sheet's last row
+        (B:B, B5:B1048576) ends where the sheet's cells end."""
         area = self.names.get(name)
-        return 0 if area is None else area.rows
+        if area is None:
+            return 0
+        if area.rows <= LONG_AREA:
+            return area.rows
+        return max(0, min(area.rows, len(self.grid(area.sheet)) - area.top))
 
     def cell_ref(self, name: str, index: int | None = None) -> str:
         area = self.names.get(name)

@@ -59,7 +59,9 @@ def read_workbook(path: str | Path) -> SheetRead:
 
 
 def _read(p: Path, named: NamedCells) -> SheetRead:
-    template = named.raw("mechasheet.template")
+    # The template's identity from the package's properties, before any sheet is read; a
+    # workbook whose properties were lost still names it on its data sheet.
+    template = named.package.properties.get("mechasheet.template") or named.raw("mechasheet.template")
     if not template:
         raise InputError(f"{p}: not a mechasheet workbook (no mechasheet.template name); "
                          "legacy sheets are imported with a legacy profile")

@@ -175,7 +175,21 @@ _name_ref_error = _workbook_cut('<definedName name="up.stats.hp">', "</definedNa
 _sheet_deleted = _workbook_cut('<sheet name="武装"', "/>", "", "SHEET_MISSING")
 
 
+def _stretched_name(path: Path) -> str:
+    """A table's first column named down to row 1048576 (B:B after inserting rows): read only as
+    far as the sheet has cells, quickly."""
+    parts = _parts()
+    text = parts["xl/workbook.xml"].decode("utf-8")
+    start = text.index('<definedName name="up.weapons.name">') + len('<definedName name="up.weapons.name">')
+    end = text.index("</definedName>", start)
+    ref = text[start:end]
+    parts["xl/workbook.xml"] = (text[:start] + ref.rsplit("$", 1)[0] + "$1048576" + text[end:]).encode("utf-8")
+    _write(path, parts)
+    return "OK"
+
+
 BUILDERS: dict[str, Callable[[Path], str]] = {
+    "stretched-name.xlsx": _stretched_name,
     "bomb-workbook.xlsx": _with_doctype("xl/workbook.xml", BOMB),
     "bomb-sheet.xlsx": _with_doctype("xl/worksheets/sheet1.xml", BOMB),
     "bomb-strings.xlsx": _with_doctype("xl/sharedStrings.xml", BOMB),

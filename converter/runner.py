@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
@@ -131,42 +131,44 @@ def _run_in_workers(files: list[Path], indices: list[int], options: Mapping[str,
         _prewarm({files[i].suffix.lower() for i in indices})
     queue = list(indices)
     workers: dict[Any, _Worker] = {}
+
+    def replace(w: _Worker) -> _Worker:
+        """A new worker for a dead or killed one; the files it had not begun go back first."""
+        workers.pop(w.conn)
+        queue[:0] = w.pending[1:]
+        fresh = _Worker.start(ctx, options, context, limits)
+        workers[fresh.conn] = fresh
+        fresh.fill(queue, files)
+        return fresh
+
     try:
         for _ in range(jobs):
             w = _Worker.start(ctx, options, context, limits)
             workers[w.conn] = w
         for w in workers.values():
-            w.give(queue, files)
+            w.fill(queue, files)
         for i in first_local:  # JSON documents while the workers read workbooks
             local(i)
-        while any(w.busy is not None for w in workers.values()):
-            ready = wait(list(workers), timeout=1.0)
-            for conn in ready:
+        while any(w.pending for w in workers.values()):
+            for conn in wait(list(workers), timeout=1.0):
                 w = workers[conn]
                 try:
                     index, report = conn.recv()
-                except (EOFError, OSError):  # the worker died on this file
-                    index = w.busy
+                except (EOFError, OSError):  # the worker died on the file it was working on
                     w.process.join(5)
-                    done(index, crashed(files[index], _death(w.process.exitcode)))
-                    workers.pop(conn)
-                    w = _Worker.start(ctx, options, context, limits)
-                    workers[w.conn] = w
-                else:
-                    done(index, report)
-                w.busy = None
-                w.give(queue, files)
+                    done(w.pending[0], crashed(files[w.pending[0]], _death(w.process.exitcode)))
+                    replace(w)
+                    continue
+                w.finished(index)
+                done(index, report)
+                w.fill(queue, files)
             now = time.monotonic()
-            for conn, w in list(workers.items()):
-                if w.busy is not None and now - w.started > limits.seconds:
-                    index = w.busy
+            for w in list(workers.values()):
+                if w.pending and now - w.started > limits.seconds:
                     w.process.kill()
                     w.process.join()
-                    done(index, crashed(files[index], f"> {limits.seconds:g} s"))
-                    workers.pop(conn)
-                    w = _Worker.start(ctx, options, context, limits)
-                    workers[w.conn] = w
-                    w.give(queue, files)
+                    done(w.pending[0], crashed(files[w.pending[0]], f"> {limits.seconds:g} s"))
+                    replace(w)
     finally:
         for w in workers.values():
             w.stop()
@@ -196,12 +198,15 @@ def _death(exitcode: int | None) -> str:
     return f"exit {exitcode}"
 
 
+IN_FLIGHT = 2  # files handed to a worker ahead, so it never waits for the next one
+
+
 @dataclass
 class _Worker:
     process: Any
     conn: Any
-    busy: int | None = None
-    started: float = 0.0
+    pending: list[int] = field(default_factory=list)  # files sent, in order; the first is under way
+    started: float = 0.0  # when the first pending file began
 
     @classmethod
     def start(cls, ctx, options: Mapping[str, str], context: Mapping[str, Any], limits: Limits) -> "_Worker":
@@ -211,12 +216,19 @@ class _Worker:
         child.close()
         return cls(process, parent)
 
-    def give(self, queue: list[int], files: list[Path]) -> None:
-        """The next file of ``queue``, if any."""
-        if queue:
-            self.busy = queue.pop(0)
-            self.started = time.monotonic()
-            self.conn.send((self.busy, str(files[self.busy])))
+    def fill(self, queue: list[int], files: list[Path]) -> None:
+        """Files from ``queue`` until IN_FLIGHT are pending."""
+        while queue and len(self.pending) < IN_FLIGHT:
+            if not self.pending:
+                self.started = time.monotonic()
+            index = queue.pop(0)
+            self.pending.append(index)
+            self.conn.send((index, str(files[index])))
+
+    def finished(self, index: int) -> None:
+        """``index`` is done (the first pending); the next one has begun."""
+        self.pending.remove(index)
+        self.started = time.monotonic()
 
     def stop(self) -> None:
         try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import zipfile
 from functools import lru_cache
+from html import unescape
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -30,6 +31,7 @@ MAX_GRID_CELLS = 2_000_000  # rows × columns a sheet's cells may span before ca
 EXCEL_ROWS, EXCEL_COLUMNS = 1_048_576, 16_384
 
 SHARED_PARTS = ("xl/sharedStrings.xml", "xl/styles.xml")
+PROLOG_BYTES = 64 * 1024  # where a DTD would stand in a part we do not parse ourselves
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # legacy .xls, or an encrypted .xlsx
 ZIP_MAGIC = b"PK\x03\x04"
 
@@ -145,7 +147,7 @@ def open_package(path: str | Path) -> Package:
         properties = _custom_properties(zf, p)
         for shared in SHARED_PARTS:  # parts a native reader parses beside the sheets: checked too
             if shared in zf.NameToInfo:
-                read_capped(zf, shared, p)
+                _check_prolog(zf, shared, p)
     except BaseException:
         zf.close()
         raise
@@ -195,6 +197,21 @@ def _check_entries(zf: zipfile.ZipFile, p: Path) -> None:
     if "xl/workbook.xml" not in zf.NameToInfo:
         raise PackageError(f"{p}: no xl/workbook.xml: not an Excel workbook (or a damaged one)",
                            "INPUT_NOT_WORKBOOK", "xl/workbook.xml")
+
+
+def _check_prolog(zf: zipfile.ZipFile, name: str, p: Path) -> None:
+    """A part only the native reader parses: no DTD in its prolog (where XML allows one; the
+    native reader expands no entities, so the prolog is where a bomb would have to start)."""
+    try:
+        with zf.open(name) as fh:
+            head = fh.read(PROLOG_BYTES)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        raise PackageError(f"{p}: part {name} is damaged ({exc})", "INPUT_DAMAGED", name) from exc
+    except RuntimeError as exc:
+        raise PackageError(f"{p}: part {name} is encrypted", "INPUT_ENCRYPTED", name) from exc
+    if b"<!DOCTYPE" in head or b"<!ENTITY" in head:
+        raise PackageError(f"{p}: part {name} declares a DTD or entities (refused)", "INPUT_DAMAGED",
+                           f"{name}: <!DOCTYPE>")
 
 
 def read_capped(zf: zipfile.ZipFile, name: str, p: Path, limit: int = MAX_PART_BYTES) -> bytes:
@@ -251,25 +268,31 @@ def parse_xml(data: bytes, p: Path, part: str, start: Callable[[str, dict[str, s
                            f"{part}: {exc.lineno}:{exc.offset}") from exc
 
 
-_SHEET = re.compile(rb"<(?:\w+:)?sheet\s([^>]*?)/?>")
-_DEFINED_NAME = re.compile(rb"<(?:\w+:)?definedName\s([^>]*?)(?:/>|>(.*?)</(?:\w+:)?definedName>)", re.S)
-_NAME_ATTRIBUTE = re.compile(rb"(?:^|\s)name\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
-_ATTRIBUTE = re.compile(rb"([\w:]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
+_SHEET = re.compile(r"<(?:\w+:)?sheet\s([^>]*?)/?>")
+_DEFINED_NAME = re.compile(r"<(?:\w+:)?definedName\s([^>]*?)(?:/>|>(.*?)</(?:\w+:)?definedName>)", re.S)
+_NAME_ATTRIBUTE = re.compile(r"(?:^|\s)name\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
+_ATTRIBUTE = re.compile(r"([\w:]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 
 
-def _text(raw: bytes) -> str:
-    """XML text or attribute bytes as a string (the five predefined entities resolved)."""
-    from html import unescape
-
-    text = raw.decode("utf-8", "replace")
+def _text(text: str) -> str:
+    """XML text or an attribute value with the five predefined entities resolved."""
     return unescape(text) if "&" in text else text
 
 
-def _attributes(raw: bytes) -> dict[str, str]:
-    from html import unescape
+def _attributes(raw: str) -> dict[str, str]:
+    return {k: _text(a if a else b) for k, a, b in _ATTRIBUTE.findall(raw)}
 
-    return {k.decode("utf-8", "replace"): unescape((a if a is not None else b).decode("utf-8", "replace"))
-            for k, a, b in _ATTRIBUTE.findall(raw)}
+
+def _name_of(attributes: str) -> str | None:
+    """The ``name`` attribute (most writers put it first: a fast path for that)."""
+    if attributes.startswith('name="'):
+        end = attributes.find('"', 6)
+        if end > 0:
+            return _text(attributes[6:end])
+    found = _NAME_ATTRIBUTE.search(attributes)
+    if found is None:
+        return None
+    return _text(found.group(1) if found.group(1) is not None else found.group(2))
 
 
 def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, Area], dict[str, str]]:
@@ -289,7 +312,7 @@ def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, A
 
     if "xl/_rels/workbook.xml.rels" in zf.NameToInfo:
         parse_xml(read_capped(zf, "xl/_rels/workbook.xml.rels", p), p, "xl/_rels/workbook.xml.rels", rel)
-    data = read_capped(zf, "xl/workbook.xml", p)
+    data = read_capped(zf, "xl/workbook.xml", p).decode("utf-8", "replace")
     sheets: dict[str, str] = {}
     for raw in _SHEET.findall(data):
         attrs = _attributes(raw)
@@ -302,10 +325,9 @@ def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, A
         if count >= MAX_NAMES:
             raise PackageError(f"{p}: more than {MAX_NAMES:,} defined names", "INPUT_TOO_LARGE",
                                f"definedName > {MAX_NAMES:,}")
-        found = _NAME_ATTRIBUTE.search(attributes)
-        if found is None or b"localSheetId" in attributes:  # a sheet's own name (print areas): not ours
+        name = _name_of(attributes)
+        if name is None or "localSheetId" in attributes:  # a sheet's own name (print areas): not ours
             continue
-        name = _text(found.group(1) if found.group(1) is not None else found.group(2))
         ref = _text(body).strip()
         area = parse_reference(ref)
         if area is None:

@@ -117,9 +117,34 @@ class CellReader:
         self.findings: list[Finding] = []
         self.cells: dict[str, str] = {}
         self._reported: set[str] = set()  # damaged names and deleted sheets already named
+        self._usable: set[str] = set()
+        self._columns: dict[str, list[tuple[list[list[Any]], int, int]]] = {}
 
     def raw(self, name: str, index: int | None = None) -> Any:
         return self.named.raw(name, index)
+
+    def blank_row(self, table, index: int) -> bool:
+        """Whether every input cell of the table's ``index``-th row is blank (or only spaces):
+        one look at each cell, without reading the row (most rows of a table are empty)."""
+        for grid, top, left in self._input_cells(table):
+            r = top + index
+            if r < len(grid) and left < len(grid[r]):
+                v = grid[r][left]
+                if v is not None and v != "" and not (isinstance(v, str) and not v.strip()):
+                    return False
+        return True
+
+    def _input_cells(self, table) -> list[tuple[list[list[Any]], int, int]]:
+        """(grid, top row, column) of each input column of ``table``, wherever its name now is."""
+        cached = self._columns.get(table.id)
+        if cached is None:
+            cached = []
+            for col in table.columns:
+                area = None if col.computed else self.named.names.get(table.column_name(col.key))
+                if area is not None and self.named.has_sheet(area.sheet):
+                    cached.append((self.named.grid(area.sheet), area.top, area.left))
+            self._columns[table.id] = cached
+        return cached
 
     def rows(self, table) -> int:
         name = table.column_name(table.columns[0].key)
@@ -130,8 +155,11 @@ class CellReader:
         name the workbook lost (SHEET_NAME_MISSING), one pointing nowhere (``#REF!``:
         SHEET_NAME_BROKEN) or into a deleted sheet (SHEET_MISSING) is an error at the field it
         held, once: the sheet is not valid, never read as empty."""
+        if name in self._usable:
+            return True
         area = self.named.names.get(name)
         if area is not None and self.named.has_sheet(area.sheet):
+            self._usable.add(name)
             return True
         key = f"sheet:{area.sheet}" if area is not None else name
         if key not in self._reported:

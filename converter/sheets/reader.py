@@ -152,6 +152,8 @@ def _read_options(rd: CellReader, system: str) -> tuple[dict[str, str], dict[str
 def _read_row(rd: CellReader, table: Table, i: int, at: int) -> dict[str, Any] | None:
     """Sheet row ``i`` as the object at index ``at`` of its list (blank rows above are left
     out, so later rows' pointers follow), or None when every input cell is blank."""
+    if rd.blank_row(table, i):
+        return None
     row: dict[str, Any] = {}
     effects: dict[str, dict[str, Any]] = {}
     bonuses: dict[int, dict[str, Any]] = {}

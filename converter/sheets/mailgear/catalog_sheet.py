@@ -12,6 +12,7 @@ What the sheet cannot show exactly (an unknown key, a malformed row) is kept in 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any, Mapping
@@ -262,12 +263,30 @@ class CatalogSheet:
 
     # --- reading -----------------------------------------------------------------------------
     def read(self, rd) -> Catalog | None:
-        """The catalog the sheet holds (None when it is empty or missing), findings at its cells."""
+        """The catalog the sheet holds (None when it is empty or missing), findings at its cells.
+
+        A group's pilot sheets carry the same catalog sheet: one read and check serves every
+        workbook whose catalog cells and names are the same (the source names each workbook)."""
+        named = rd.named
+        area = named.destination("catalog.name")
+        if area is None:
+            return None
+        key = (tuple(map(tuple, named.grid(area.sheet))),
+               tuple(sorted((n, a) for n, a in named.names.items() if n.startswith("catalog."))))
+        source = f"{named.path}#{self.sheet}"
+        if key in _READ:
+            cat = _READ[key]
+            return None if cat is None else dataclasses.replace(cat, source=source)
+        cat = self._read(rd, source)
+        if len(_READ) >= 16:
+            _READ.pop(next(iter(_READ)))
+        _READ[key] = cat
+        return cat
+
+    def _read(self, rd, source: str) -> Catalog | None:
         from ..cells import CellReader
 
         named = rd.named
-        if named.destination("catalog.name") is None:
-            return None
         conv = CellReader(named, rd.lists)  # its own findings: the catalog's schema words them
         cells: dict[str, str] = {}
         raw: dict[str, Any] = dict(_DEFAULTS)
@@ -294,7 +313,7 @@ class CatalogSheet:
         raw.update(rest.get("top", {}))
         for key in rest.get("absent", []):
             raw.pop(key, None)
-        return catalog_from(raw, cells=cells, source=f"{named.path}#{self.sheet}")
+        return catalog_from(raw, cells=cells, source=source)
 
     @staticmethod
     def _read_models(listed, stat_rows) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
@@ -336,6 +355,10 @@ class CatalogSheet:
             if row:
                 out.append((row, cells))
         return out
+
+
+# catalog sheets already read: (its cells, its names) → the Catalog (or None)
+_READ: dict[tuple, Catalog | None] = {}
 
 
 def _convert(conv, raw: Any, col: CatalogColumn, cell: str) -> Any:

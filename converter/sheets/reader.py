@@ -94,12 +94,19 @@ def read_cells(sheet: "SystemSheet", named: NamedCells) -> tuple[dict[str, Any],
     sheet.after_read(doc, rd)
     for table in layout.tables:
         rows: list[dict[str, Any]] = []
+        beyond = None  # the first filled row past the template's rows (rows inserted into the table)
         for i in range(rd.rows(table)):
             row = _read_row(rd, table, i, len(rows))
             if row:
                 rows.append(row)
+                if i >= table.rows and beyond is None:
+                    beyond = i
         if rows:
             put(doc, table.pointer, rows)
+        if beyond is not None:  # read, but a fresh sheet does not hold them
+            rd.findings.append(Finding("SHEET_ROWS_OVER_CAPACITY", table.pointer,
+                                       {"table": table.label, "capacity": table.rows},
+                                       rd.cell_of(table.column_name(table.columns[0].key), beyond)))
     declared_name = layout.raw.get("declared_total")
     if declared_name:
         rd.cells["/declared_total"] = rd.cell_of(declared_name)

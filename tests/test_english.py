@@ -1,11 +1,13 @@
 """One language per run, for what the engines say too: with ``--lang en`` every priced line's item
-and rule and every derived value's label (and a value in words) is English; only the names the
-user typed (a weapon's, a skill's of a group's own list, a catalog's) stay as written. The
-Japanese output is what it was: the engines build each text in both languages, from the tables'
-``label`` and ``label_en``.
+and rule, every derived value's label (and a value in words) and every finding's message and hint
+is English; only the names the user typed (a weapon's, a skill's of a group's own list, a
+catalog's) stay as written. The Japanese output is what it was: the engines build each text in
+both languages, from the tables' ``label`` and ``label_en``; a finding carries each name it takes
+from the tables as a ``<param>_ja`` / ``<param>_en`` pair.
 
-Every sample document is checked through the command line both ways (JSON report, and text with
-``--breakdown``); mailgear samples with the example catalog.
+Every sample and broken sample document is checked through the command line both ways (JSON
+report, and text with ``--breakdown``); mailgear ones with the example catalog. Broken samples,
+golden cases, generated and mangled documents (and catalogs) are checked through the engines.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from converter.cli import main
 from converter.core.evaluation import CostLine, Derived, Evaluation, Roll
 from converter.core.findings import Finding
 from converter.io.context import load_catalog
+from converter.rules.mailgear.catalog import as_catalog
 from converter.rules.mailgear.tables import tables as mailgear_tables
 from converter.rules.options import option_declarations
 from converter.rules.tables_file import load_tables
@@ -31,6 +34,7 @@ from .strategies import mailgear_catalog, mailgear_pilot, pp_character, up_unit
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted(ROOT.glob("samples/*/*.json"))
+BROKEN = sorted(ROOT.glob("samples/broken/*/*.json"))
 CATALOG = ROOT / "samples" / "mailgear" / ".catalog" / "catalog-example.json"
 
 # The same ranges as tests/test_catalog_messages.py: hiragana, katakana, CJK ideographs, CJK
@@ -67,7 +71,7 @@ def _typed(path: Path) -> list[str]:
 def _run(capsys, path: Path, *argv: str) -> str:
     code = main(["check", str(path), *_context(path), "--jobs", "1", *argv])
     out, err = capsys.readouterr()
-    assert code == 0, err
+    assert code == (1 if path in BROKEN else 0), err  # a broken sample has errors
     return out
 
 
@@ -81,23 +85,31 @@ def _document(report: dict[str, Any]) -> dict[str, Any]:
 
 def test_there_are_samples_of_every_system() -> None:
     assert {p.parent.name for p in SAMPLES} == {"up", "mailgear", "pp"}
+    assert {p.parent.name for p in BROKEN} == {"up", "mailgear", "pp"}
 
 
 # --- English: nothing Japanese but what the user typed --------------------------------------------
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def _id(path: Path) -> str:
+    return str(path.relative_to(ROOT / "samples").with_suffix(""))
+
+
+@pytest.mark.parametrize("path", SAMPLES + BROKEN, ids=_id)
 def test_json_report_in_english(capsys, path: Path) -> None:
-    """The whole JSON report, less the exact strings the document holds, has no Japanese."""
+    """The whole JSON report (findings' messages and hints too), less the exact strings the
+    document holds, has no Japanese."""
     report = _report(capsys, path, "en")
     doc = _document(report)
     assert doc["breakdown"] or doc["derived"]
+    if path in BROKEN:
+        assert any(f["severity"] == "error" for f in doc["findings"])
     text = json.dumps(report, ensure_ascii=False)
     for typed in _typed(path):
         text = text.replace(typed, "")
     assert not JAPANESE.findall(text), JAPANESE.findall(text)
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", SAMPLES + BROKEN, ids=_id)
 def test_text_breakdown_in_english(capsys, path: Path) -> None:
     """Every Japanese run of the text report (a table may wrap a name) is part of a typed name."""
     out = _run(capsys, path, "--breakdown", "--lang", "en")
@@ -106,7 +118,7 @@ def test_text_breakdown_in_english(capsys, path: Path) -> None:
     assert not stray, stray
 
 
-@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", SAMPLES + BROKEN, ids=_id)
 def test_the_languages_differ_in_words_only(capsys, path: Path) -> None:
     """Same lines, costs, totals, derived values (but a value in words) and findings."""
     ja, en = _report(capsys, path, "ja"), _report(capsys, path, "en")
@@ -126,13 +138,27 @@ def test_the_languages_differ_in_words_only(capsys, path: Path) -> None:
 
 # --- the engines' texts, on every path: broken samples, golden cases, generated documents ------
 
-def _stray_in_engine_texts(ev: Evaluation, *given: Any) -> list[str]:
-    """Japanese in the English texts of ``ev`` that is not a string of ``given`` (the document, a
-    catalog): its lines' items and rules, its derived values' labels and values in words."""
-    typed = sorted({s for g in given for s in _strings(g) if JAPANESE.search(s)}, key=len, reverse=True)
+def _english_texts(ev: Evaluation) -> list[str]:
+    """The English texts of ``ev``: its lines' items and rules, its derived values' labels and
+    values in words, its findings' messages and hints."""
     texts = [t for line in ev.lines for t in (line.item_in("en"), line.rule_in("en"))]
     texts += [t for d in ev.derived.values() for t in (d.label_in("en"), d.value_in("en"))
               if isinstance(t, str)]
+    return texts + _finding_texts(ev.findings)
+
+
+def _finding_texts(findings) -> list[str]:
+    return [t for f in findings for t in (f.message("en"), f.hint("en"))]
+
+
+def _stray_in_engine_texts(ev: Evaluation, *given: Any) -> list[str]:
+    """Japanese in the English texts of ``ev`` (:func:`_english_texts`) that is not a string of
+    ``given`` (the document, a catalog)."""
+    return _stray_in(_english_texts(ev), *given)
+
+
+def _stray_in(texts: list[str], *given: Any) -> list[str]:
+    typed = sorted({s for g in given for s in _strings(g) if JAPANESE.search(s)}, key=len, reverse=True)
     stray = []
     for text in texts:
         for s in typed:
@@ -153,13 +179,29 @@ OTHER_DOCUMENTS = sorted(ROOT.glob("samples/broken/*/*.json")) + sorted(ROOT.glo
 
 @pytest.mark.parametrize("path", OTHER_DOCUMENTS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_engine_texts_of_other_documents_are_english(path: Path) -> None:
-    """Broken samples and golden cases, under every reading: the engine's English texts."""
+    """Broken samples and golden cases, under every reading (mailgear with and without the
+    catalog): the engine's English texts, its findings' messages and hints included."""
     doc = json.loads(path.read_text(encoding="utf-8"))
     doc = doc["document"] if "document" in doc and "system" not in doc else doc
-    context = {"catalog": load_catalog(CATALOG)} if doc.get("system") == "mailgear" else None
-    for options in _readings(doc["system"]):
-        ev = evaluate(doc, options, context)
-        assert not _stray_in_engine_texts(ev, doc), (options, _stray_in_engine_texts(ev, doc))
+    catalog = load_catalog(CATALOG)
+    contexts = [{"catalog": catalog}, None] if doc.get("system") == "mailgear" else [None]
+    for context in contexts:
+        for options in _readings(doc["system"]):
+            ev = evaluate(doc, options, context)
+            stray = _stray_in_engine_texts(ev, doc, dict(catalog.raw) if context else {})
+            assert not stray, (options, context is not None, stray)
+
+
+def test_the_catalogs_findings_are_english() -> None:
+    """The example catalog with its ladders out of order and rows listed twice: its findings
+    name the catalog's tables in English."""
+    raw = json.loads(CATALOG.read_text(encoding="utf-8"))
+    for table in ("levels", "gear_ranks", "unit_levels", "models", "weapons", "options"):
+        raw[table] = raw[table] + raw[table][:1]
+    found = as_catalog(raw).findings
+    assert {f.code for f in found} >= {"MG_CATALOG_ORDER", "MG_CATALOG_DUPLICATE"}
+    assert not _stray_in(_finding_texts(found), raw)
+    assert all(JAPANESE.search(f.message("ja")) for f in found)
 
 
 _PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -185,6 +227,59 @@ def test_mailgear_engine_texts_are_english(data, reading: dict) -> None:
     doc = data.draw(mailgear_pilot(names))
     ev = evaluate(doc, reading, {"catalog": catalog})
     assert not _stray_in_engine_texts(ev, doc, catalog)
+
+
+# Mangled documents: a sample or broken sample (or the example catalog) with one value anywhere
+# replaced by any JSON, a table's Japanese name among them. The engine's findings on them may show
+# that value cut short (a malformed item), so here each Japanese run of an English text need only
+# lie inside one of the document's (or catalog's) own strings.
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-20, 60) | st.text(max_size=6)
+                     | st.sampled_from(["陸", "ＨＰ", "高揚", "熱血", "【肉体】", "Ｄ", "right", "land"]),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
+_DOCUMENTS = [json.loads(p.read_text(encoding="utf-8")) for p in SAMPLES + BROKEN]
+
+
+def _paths(node: Any, at: tuple = ()) -> Iterator[tuple]:
+    yield at
+    if isinstance(node, dict):
+        for key, item in node.items():
+            yield from _paths(item, at + (key,))
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from _paths(item, at + (i,))
+
+
+@st.composite
+def _mangled(draw, originals: list[dict]) -> dict:
+    doc = json.loads(json.dumps(draw(st.sampled_from(originals))))
+    for _ in range(draw(st.integers(1, 2))):
+        path = draw(st.sampled_from([p for p in _paths(doc) if p and p[0] not in ("system", "catalog")
+                                     or len(p) > 1]))
+        node = doc
+        for part in path[:-1]:
+            node = node[part]
+        node[path[-1]] = draw(_JSON)
+    return doc
+
+
+def _stray_runs(texts: list[str], *given: Any) -> list[str]:
+    typed = [s for g in given for s in _strings(g) if JAPANESE.search(s)]
+    return [run for text in texts for run in JAPANESE.findall(text) if not any(run in t for t in typed)]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(doc=_mangled(_DOCUMENTS), data=st.data())
+def test_engine_texts_of_mangled_documents_are_english(doc: dict, data) -> None:
+    system = doc["system"]
+    catalog = json.loads(CATALOG.read_text(encoding="utf-8")) if system == "mailgear" else {}
+    if catalog and data.draw(st.booleans()):
+        catalog = data.draw(_mangled([catalog]))
+    reading = data.draw(st.sampled_from(_readings(system)))
+    ev = evaluate(doc, reading, {"catalog": catalog} if catalog else None)
+    texts = _english_texts(ev) + (_finding_texts(as_catalog(catalog).findings) if catalog else [])
+    assert not _stray_runs(texts, doc, catalog)
 
 
 # --- Japanese: unchanged ----------------------------------------------------------------------------
@@ -254,6 +349,42 @@ DERIVED = [
      "パイルバンカー: Damage", "+11"),
     ("mailgear/veteran-custom.json", "/derived/slots_used", "使用スロット", 6, "Slots used", 6),
 ]
+
+
+# (broken sample, code, pointer, Japanese message, English message): a name from the tables in
+# each language, the Japanese as it always was.
+FINDINGS = [
+    ("broken/up/stat-step-and-max.json", "UP_STAT_STEP", "/stats/hp",
+     "ＨＰ 203: サイズＭの基本値 200 からの上昇分が 5 刻みではありません（近い値: 200、205）",
+     "HP 203: the raise over size M's base 200 is not a multiple of 5 (nearest: 200, 205)"),
+    ("broken/up/stat-step-and-max.json", "UP_STAT_MAX", "/stats/mobility",
+     "運動性 40: サイズＭの上限 35（基本値 15 + 20）を超えています",
+     "Mobility 40: above size M's maximum 35 (base 15 + 20)"),
+    ("broken/up/accuracy-and-ammo.json", "UP_USAGE_AMOUNT", "/weapons/1/usage/amount",
+     "弾数10 は表にありません（近い値: 8、12／表: 16、12、8、5、3、2、1）",
+     "ammo 10 is not in the table (nearest: 8, 12; table: 16, 12, 8, 5, 3, 2, 1)"),
+    ("broken/up/duplicate-movement.json", "UP_MOVEMENT_DUPLICATE", "/movement",
+     "移動タイプ「陸」が重複しています", "movement type Land is listed twice"),
+    ("broken/mailgear/skill-over-max.json", "MG_SKILL_OVER_MAX", "/skills/0/level",
+     "韋駄天 のレベル 4 は最大レベル 3 を超えています（どんな方法でも最大を上回りません）",
+     "Fleet-Footed level 4 is above its maximum 3 (nothing raises a skill past it)"),
+    ("broken/pp/attribute_13.json", "PP_ATTRIBUTE_MAX", "/attributes/body",
+     "【肉体】 13: 能力値の上限は 12（１００年に一度の天才）です",
+     "Body 13: attributes go up to 12 (a genius of the century)"),
+    ("broken/pp/damage_class_x.json", "PP_MACHINE_CHOICE", "/machine/weapons/1/damage",
+     "破壊力「X」は選択肢にありません（L、M、S、D）", "damage class 'X' is not one of L, M, S, D"),
+    ("broken/pp/skill_9.json", "PP_SKILL_MAX", "/skills/0/level",
+     "〈操縦〉レベル 9: 技能レベルの上限は 8（伝説の達人）です",
+     "Piloting level 9: skills go up to level 8 (a legendary master)"),
+]
+
+
+@pytest.mark.parametrize(("sample", "code", "pointer", "ja", "en"), FINDINGS,
+                         ids=[f"{c[0]}:{c[1]}" for c in FINDINGS])
+def test_a_finding_in_each_language(capsys, sample, code, pointer, ja, en):
+    for lang, want in (("ja", ja), ("en", en)):
+        found = _document(_report(capsys, ROOT / "samples" / sample, lang))["findings"]
+        assert [f["message"] for f in found if (f["code"], f["pointer"]) == (code, pointer)] == [want]
 
 
 @pytest.mark.parametrize(("sample", "pointer", "item", "rule", "item_en", "rule_en", "cost"), LINES,
@@ -333,10 +464,11 @@ def test_machine_type_message_is_in_one_language(field: str) -> None:
     findings = list(check_machine({field: [1]}, tables()))
     assert [f.code for f in findings] == ["PP_MACHINE_TYPE"]
     f = findings[0]
-    label = f.params["label"]  # the rules' own name of the figure
-    assert not JAPANESE.search(f.message("en").replace(label, "")), f.message("en")
-    assert not JAPANESE.search(f.hint("en").replace(label, "")), f.hint("en")
-    assert JAPANESE.search(f.message("ja").replace(label, ""))
+    label, label_en = f.params["label_ja"], f.params["label_en"]  # the rules' own name of the figure
+    assert not JAPANESE.search(f.message("en")), f.message("en")
+    assert not JAPANESE.search(f.hint("en")), f.hint("en")
+    assert label_en in f.message("en") and label_en in f.hint("en")
+    assert label in f.message("ja") and JAPANESE.search(f.message("ja").replace(label, ""))
 
 
 def test_machine_type_names_what_is_expected() -> None:
@@ -345,7 +477,7 @@ def test_machine_type_names_what_is_expected() -> None:
 
     f = next(iter(check_machine({"speed": "速い"}, tables())))
     assert f.message("ja") == 'スピード の値 "速い" は整数でなければなりません'
-    assert f.message("en") == 'スピード: "速い" must be a whole number'
+    assert f.message("en") == 'speed: "速い" must be a whole number'
 
 
 @pytest.mark.parametrize("table", sorted(mailgear_tables().catalog_tables))

@@ -25,3 +25,11 @@ def load_tables(system: str) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RuleTableError(f"rules/{system}/tables.toml: {exc}") from exc
+
+
+def both(name: str, ja: Any, en: Any) -> dict[str, Any]:
+    """A name a finding takes from the tables, in both languages: ``{name}_ja`` and ``{name}_en``
+    as keyword parameters. The catalog's Japanese texts name the first, its English texts the
+    second, so each message is in one language; a value the user typed, an id or a number reads
+    the same in both and stays one parameter."""
+    return {f"{name}_ja": ja, f"{name}_en": en}

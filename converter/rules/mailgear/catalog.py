@@ -22,6 +22,7 @@ from ...core.findings import Finding, Severity
 from ...core import pointers
 from ...core.pointers import pointer
 from ...core.coerce import as_int
+from ..tables_file import both
 from .schema import LEVEL_PATTERN, RANK_PATTERN, band_enum, effect_schema, stats_object
 from .tables import MailgearTables, name_key, tables
 
@@ -203,7 +204,7 @@ def _rule_findings(raw: Mapping[str, Any]) -> Iterator[Finding]:
     """What the schema cannot say: rising ladders, unique names, ranks the rank table knows."""
     cat = Catalog(raw)
     for table, (key, val) in LADDERS.items():
-        label = tables().catalog_tables[table]["label"]
+        label = _table(table)
         last: int | None = None
         seen: dict[str, int] = {}
         for i, row in cat.rows(table):
@@ -211,16 +212,16 @@ def _rule_findings(raw: Mapping[str, Any]) -> Iterator[Finding]:
             if threshold is not None:
                 if last is not None and threshold <= last:
                     yield Finding("MG_CATALOG_ORDER", pointer(table, i, key),
-                                  {"table": label, "value": threshold, "previous": last})
+                                  {**label, "value": threshold, "previous": last})
                 last = threshold if last is None else max(last, threshold)
             value = row.get(val)
             if isinstance(value, (str, int)) and not isinstance(value, bool):
                 if str(value) in seen:
                     yield Finding("MG_CATALOG_DUPLICATE", pointer(table, i, val),
-                                  {"table": label, "name": value, "first": seen[str(value)]})
+                                  {**label, "name": value, "first": seen[str(value)]})
                 seen.setdefault(str(value), i)
     for table in NAMED:
-        label = tables().catalog_tables[table]["label"]
+        label = _table(table)
         seen = {}
         for i, row in cat.rows(table):
             name = row.get("name")
@@ -228,9 +229,15 @@ def _rule_findings(raw: Mapping[str, Any]) -> Iterator[Finding]:
                 continue
             if name_key(name) in seen:
                 yield Finding("MG_CATALOG_DUPLICATE", pointer(table, i, "name"),
-                              {"table": label, "name": name, "first": seen[name_key(name)]})
+                              {**label, "name": name, "first": seen[name_key(name)]})
             seen.setdefault(name_key(name), i)
     yield from _model_rank_findings(cat, tables())
+
+
+def _table(table: str) -> dict[str, str]:
+    """A catalog table's name in a finding, in each language (table_ja, table_en)."""
+    spec = tables().catalog_tables[table]
+    return both("table", spec["label"], spec["label_en"])
 
 
 def _model_rank_findings(cat: Catalog, t: MailgearTables) -> Iterator[Finding]:

@@ -18,6 +18,7 @@ from ...core.findings import Finding
 from ...core import pointers
 from ...core.pointers import pointer
 from ..options import evaluates
+from ..tables_file import both
 from ...core.evaluation import Evaluation, Roll
 from .catalog import Catalog, as_catalog, missing_table
 from ...core.coerce import as_int, as_key, as_list, as_mapping
@@ -42,6 +43,22 @@ def roll_expression(dice: int, fixed: int, t: MailgearTables | None = None) -> s
     """The whole roll, as dice rollers read it: 2d + ``dice`` more, e.g. ``3d6+3`` (seed: 「３ｄ」)."""
     t = t or tables()
     return f"{t.rolls['base_dice'] + dice}d{t.rolls['die']}" + (f"{fixed:+d}" if fixed else "")
+
+
+# --- names in findings: the tables' label in Japanese and in English (..tables_file.both) -------------
+
+def _label(skill: Skill) -> dict[str, str]:
+    return both("label", skill.label, skill.label_en)
+
+
+def _stat_label(t: MailgearTables, sid: str) -> dict[str, str]:
+    """A gear stat's label (an unknown id as it was written)."""
+    return both("label", t.stat_labels.get(sid, sid), t.stat_labels_en.get(sid, sid))
+
+
+def _table_label(t: MailgearTables, table: str) -> dict[str, str]:
+    spec = t.catalog_tables[table]
+    return both("label", spec["label"], spec["label_en"])
 
 
 # --- what the engine reads from the document --------------------------------------------------------
@@ -82,7 +99,7 @@ class _Run:
         self.cat = cat
         self.t = tables()
         self.out = Evaluation(priced=False)
-        self.labels: dict[str, str] = {}  # derived key → label, for mismatch messages
+        self.labels: dict[str, tuple[str, str]] = {}  # derived key → label (ja, en), for mismatches
         self.forms: dict[str, set[str]] = {}  # derived key → every accepted written form
 
     def find(self, code: str, where: str = "", **params: Any) -> None:
@@ -98,7 +115,7 @@ class _Run:
     def derive(self, key: str, label: str, value: Any, *forms: str, roll: Roll | None = None,
                label_en: str = "") -> None:
         self.out.derive(key, label, value, roll, label_en=label_en)
-        self.labels[key] = label
+        self.labels[key] = (label, label_en or label)
         self.forms[key] = {_written(value), *(_written(f) for f in forms)}
 
 
@@ -156,7 +173,7 @@ def _learned_skills(run: _Run) -> dict[str, Learned]:
                 continue
             if name is not None and t.skill_id(name) != sid:
                 run.find("MG_SKILL_ID_NAME_MISMATCH", where + "/name", name=name,
-                         label=t.skills[sid].label)
+                         **_label(t.skills[sid]))
         else:
             sid = t.skill_id(name)
             if sid is None:
@@ -165,15 +182,15 @@ def _learned_skills(run: _Run) -> dict[str, Learned]:
         skill = t.skills[sid]
         level = as_int(entry.get("level"))
         if level is None or level < 1:
-            run.find("MG_SKILL_LEVEL_INVALID", where + "/level", label=skill.label,
+            run.find("MG_SKILL_LEVEL_INVALID", where + "/level", **_label(skill),
                      value=entry.get("level"))
             continue
         if sid in out:
-            run.find("MG_SKILL_DUPLICATE", where, label=skill.label, first=out[sid].index)
+            run.find("MG_SKILL_DUPLICATE", where, **_label(skill), first=out[sid].index)
             continue
         if level > skill.max_level:
             # 「どんな方法を使っても、それを上回ることはありません」
-            run.find("MG_SKILL_OVER_MAX", where + "/level", label=skill.label, value=level,
+            run.find("MG_SKILL_OVER_MAX", where + "/level", **_label(skill), value=level,
                      max=skill.max_level)
         out[sid] = Learned(i, level)
     return out
@@ -198,10 +215,10 @@ def _effective_skills(run: _Run, learned: dict[str, Learned], items: list[Item])
         level = min(base + extra, skill.max_level)
         if sid not in learned:
             first = bonuses[sid][0][0]
-            run.find("MG_OPTION_SKILL_NOT_LEARNED", first.where, name=first.name, label=skill.label)
+            run.find("MG_OPTION_SKILL_NOT_LEARNED", first.where, name=first.name, **_label(skill))
         if base + extra > skill.max_level and extra:
             where = pointer("skills", learned[sid].index) if sid in learned else bonuses[sid][0][0].where
-            run.find("MG_SKILL_CAPPED", where, label=skill.label, learned=base, bonus=extra,
+            run.find("MG_SKILL_CAPPED", where, **_label(skill), learned=base, bonus=extra,
                      max=skill.max_level, cut=base + extra - skill.max_level,
                      items=[item.name for item, _ in bonuses[sid]])
         out[sid] = level
@@ -279,7 +296,8 @@ def _read_hold(run: _Run, item: Item, hold: Any, held: dict[str, Item]) -> None:
         return
     taken = sorted(arm for arm in t.hold_arms[hold] if arm in held)
     if taken:
-        run.find("MG_ARMS_OVER", item.where + "/arm", name=item.name, arm=t.hold_labels[hold],
+        run.find("MG_ARMS_OVER", item.where + "/arm", name=item.name,
+                 **both("arm", t.hold_labels[hold], t.hold_labels_en[hold]),
                  other=held[taken[0]].name, arms=t.arm_count)
         return
     item.hold = hold
@@ -332,7 +350,7 @@ def _with_catalog(run: _Run, entry: Mapping[str, Any], kind: str, where: str) ->
     merged = dict(entry)
     if found is None:
         run.find("MG_CATALOG_UNKNOWN_ITEM", where + "/name", name=entry.get("name"),
-                 label=run.t.catalog_tables[table]["label"])
+                 **_table_label(run.t, table))
         return merged
     _, spec = found
     for key in _ITEM_FIELDS[kind]:
@@ -341,8 +359,8 @@ def _with_catalog(run: _Run, entry: Mapping[str, Any], kind: str, where: str) ->
         if key not in entry:
             merged[key] = spec[key]
         elif _same(key, entry[key], spec[key]) is False:
-            run.find("MG_CATALOG_MISMATCH", f"{where}/{key}", item=entry.get("name"), field=key,
-                     sheet=entry[key], catalog=spec[key])
+            run.find("MG_CATALOG_MISMATCH", f"{where}/{key}", item=entry.get("name"),
+                     **both("field", key, key), sheet=entry[key], catalog=spec[key])
     return merged
 
 
@@ -379,7 +397,7 @@ def _gear_stats(run: _Run, items: list[Item]) -> dict[str, int | None]:
     for sid in t.stat_ids:
         value = as_int(written.get(sid)) if sid in written else from_catalog.get(sid)
         if value is None:
-            run.find("MG_STAT_INVALID", f"/gear/stats/{sid}", label=t.stat_labels[sid],
+            run.find("MG_STAT_INVALID", f"/gear/stats/{sid}", **_stat_label(t, sid),
                      value=written.get(sid))
             run.out.skip(f"/gear/stats/{sid}")
         stats[sid] = value
@@ -412,7 +430,7 @@ def _model_stats(run: _Run, gear: Mapping[str, Any], written: Mapping[str, Any])
     found = run.cat.lookup("models", gear.get("model"))
     if found is None:
         run.find("MG_CATALOG_UNKNOWN_ITEM", "/gear/model", name=gear.get("model"),
-                 label=t.catalog_tables["models"]["label"])
+                 **_table_label(t, "models"))
         return {}
     base = rank.rstrip(t.custom_mark)
     stats = as_mapping(as_mapping(found[1].get("ranks")).get(base))
@@ -424,7 +442,8 @@ def _model_stats(run: _Run, gear: Mapping[str, Any], written: Mapping[str, Any])
     for sid, value in out.items():
         if sid in written and written[sid] != value:
             run.find("MG_CATALOG_MISMATCH", f"/gear/stats/{sid}", item=gear.get("model"),
-                     field=t.stat_labels.get(sid, sid), sheet=written[sid], catalog=value)
+                     **both("field", t.stat_labels.get(sid, sid), t.stat_labels_en.get(sid, sid)),
+                     sheet=written[sid], catalog=value)
     return out
 
 
@@ -450,10 +469,11 @@ def _custom_boosts(run: _Run, gear: Mapping[str, Any]) -> list[str]:
         where = f"/gear/boosts/{k}"
         if as_key(b) not in t.custom_boosts:
             run.find("MG_CUSTOM_BOOST_INELIGIBLE", where, value=b,
-                     label=t.stat_labels.get(b, b) if isinstance(b, str) else b,
-                     choices=[t.stat_labels[s] for s in t.custom_boosts])
+                     **(_stat_label(t, b) if isinstance(b, str) else both("label", b, b)),
+                     **both("choices", [t.stat_labels[s] for s in t.custom_boosts],
+                            [t.stat_labels_en[s] for s in t.custom_boosts]))
         elif b in chosen:
-            run.find("MG_CUSTOM_BOOST_DUPLICATE", where, label=t.stat_labels[b])
+            run.find("MG_CUSTOM_BOOST_DUPLICATE", where, **_stat_label(t, b))
         else:
             chosen.append(b)
     if len(boosts) != t.custom_count:
@@ -536,5 +556,5 @@ def _compare_written(run: _Run) -> None:
         if written is None or isinstance(written, (Mapping, list)):
             continue
         if _written(written) not in forms:
-            run.find("MG_DERIVED_MISMATCH", key, label=run.labels[key], declared=written,
+            run.find("MG_DERIVED_MISMATCH", key, **both("label", *run.labels[key]), declared=written,
                      computed=run.out.value(key))

@@ -10,6 +10,7 @@ from typing import Any, Iterable, Mapping
 
 from ...core.pointers import pointer
 from ..options import evaluates
+from ..tables_file import both
 from ...core.evaluation import Evaluation, Roll
 from .machine import as_int, as_list, check_machine, machine_derived
 from .skills import SkillDef, SkillList, attribute_id, name_key, parse_entry, skill_list
@@ -101,7 +102,8 @@ def _budget(doc: Mapping[str, Any], t: PpTables, out: Evaluation) -> int | None:
         return t.default_budget
     budget = as_int(doc.get("budget"))
     if budget is None:
-        out.find("PP_VALUE_NOT_INTEGER", "/budget", label="総ＰＰ", value=doc.get("budget"))
+        out.find("PP_VALUE_NOT_INTEGER", "/budget", **both("label", "総ＰＰ", "Budget"),
+                 value=doc.get("budget"))
     return budget
 
 
@@ -129,22 +131,23 @@ def _price_attributes(doc, t: PpTables, opts, out: Evaluation) -> dict[str, int]
     for aid in ATTRIBUTE_IDS:
         where = pointer("attributes", aid)
         label = t.attribute_label(aid)
+        label_en = t.attribute_label(aid, "en")
+        labels = both("label", label, label_en)
         value = as_int(raw.get(aid, lad.start))  # absent: the start value (the schema reports it)
         if value is None:
-            out.find("PP_VALUE_NOT_INTEGER", where, label=label, value=raw.get(aid))
+            out.find("PP_VALUE_NOT_INTEGER", where, **labels, value=raw.get(aid))
             out.skip(where)
             continue
         if value < lad.minimum:
-            out.find("PP_ATTRIBUTE_BELOW_MINIMUM", where, label=label, value=value, min=lad.minimum)
+            out.find("PP_ATTRIBUTE_BELOW_MINIMUM", where, **labels, value=value, min=lad.minimum)
             out.skip(where)
             continue
         if value > lad.maximum:
-            out.find("PP_ATTRIBUTE_MAX", where, label=label, value=value, max=lad.maximum)
+            out.find("PP_ATTRIBUTE_MAX", where, **labels, value=value, max=lad.maximum)
         if value < lad.start:
-            out.find("PP_ATTRIBUTE_ZERO", where, label=label, value=value,  # option attribute_zero
+            out.find("PP_ATTRIBUTE_ZERO", where, **labels, value=value,  # option attribute_zero
                      refund=-sum(ladder_terms(lad.start, value, lad.per)))
         valid[aid] = value
-        label_en = t.attribute_label(aid, "en")
         meaning = t.attribute_meanings.get(value)
         meaning_en = t.attribute_meanings_en.get(value)
         out.derive(f"/derived/attributes/{aid}/meaning", f"{label}の意味", meaning,
@@ -192,21 +195,23 @@ def _price_skills(doc, t: PpTables, opts, known: SkillList, attrs: Mapping[str, 
         label = d.label if d else name.strip()
         label_en = d.label_in("en") if d else label
         key = (d.id or name_key(d.label)) if d else name_key(name)
+        names = both("name", label, label_en)
         if key in seen:
-            out.find("PP_SKILL_DUPLICATE", where + "/name", name=label, first=seen[key])
+            out.find("PP_SKILL_DUPLICATE", where + "/name", **names, first=seen[key])
         seen.setdefault(key, i)
 
         level = as_int(s.get("level", lad.start))
         if level is None:
-            out.find("PP_VALUE_NOT_INTEGER", where + "/level", label=f"〈{label}〉", value=s.get("level"))
+            out.find("PP_VALUE_NOT_INTEGER", where + "/level", **both("label", f"〈{label}〉", label_en),
+                     value=s.get("level"))
             out.skip(where + "/level")
             continue
         if level < lad.start:
-            out.find("PP_SKILL_BELOW_ZERO", where + "/level", name=label, value=level)
+            out.find("PP_SKILL_BELOW_ZERO", where + "/level", **names, value=level)
             out.skip(where + "/level")
             continue
         if level > lad.maximum:
-            out.find("PP_SKILL_MAX", where + "/level", name=label, value=level, max=lad.maximum)
+            out.find("PP_SKILL_MAX", where + "/level", **names, value=level, max=lad.maximum)
         if d is not None and d.id:
             levels[d.id] = max(levels.get(d.id, 0), level)
         meaning = t.skill_meanings.get(level)
@@ -256,6 +261,7 @@ def _price_specializations(s, d: SkillDef | None, label: str, label_en: str, lev
                            out: Evaluation) -> None:
     """＊技能の専門化: a sub-category above the skill's level, the new level per level."""
     lad = t.specialization_ladder
+    skills = both("skill", label, label_en)
     seen: set[str] = set()
     bought = 0
     for j, sp in enumerate(as_list(s.get("specializations"))):
@@ -266,22 +272,24 @@ def _price_specializations(s, d: SkillDef | None, label: str, label_en: str, lev
         sname = sp["name"].strip()
         known = d.specialization(sname) if d else None
         if d is not None and known is None:
-            out.find("PP_SPECIALIZATION_UNKNOWN", spw + "/name", skill=label, name=sname,
-                     choices=[x.label for x in d.specializations] or ["—"])  # option unknown_skills
+            out.find("PP_SPECIALIZATION_UNKNOWN", spw + "/name", **skills, name=sname,
+                     **both("choices", [x.label for x in d.specializations] or ["—"],
+                            [x.label_in("en") for x in d.specializations] or ["—"]))  # option unknown_skills
         sname_en = known.label_in("en") if known else sname
         sname = known.label if known else sname
+        names = {**skills, **both("name", sname, sname_en)}
         if name_key(sname) in seen:
-            out.find("PP_SPECIALIZATION_DUPLICATE", spw + "/name", skill=label, name=sname)
+            out.find("PP_SPECIALIZATION_DUPLICATE", spw + "/name", **names)
         seen.add(name_key(sname))
         slevel = as_int(sp.get("level"))
         if slevel is None:
-            out.find("PP_VALUE_NOT_INTEGER", spw + "/level", label=f"〈{label}〉（{sname}）",
+            out.find("PP_VALUE_NOT_INTEGER", spw + "/level",
+                     **both("label", f"〈{label}〉（{sname}）", f"{label_en} ({sname_en})"),
                      value=sp.get("level"))
             out.skip(spw + "/level")
             continue
         if slevel > lad.maximum:
-            out.find("PP_SPECIALIZATION_MAX", spw + "/level", skill=label, name=sname,
-                     value=slevel, max=lad.maximum)
+            out.find("PP_SPECIALIZATION_MAX", spw + "/level", **names, value=slevel, max=lad.maximum)
         at = f"{derived_at}/specializations/{j}"
         spec_label = f"〈{label}〉（{sname}）"
         spec_en = f"{label_en} ({sname_en})"
@@ -294,12 +302,11 @@ def _price_specializations(s, d: SkillDef | None, label: str, label_en: str, lev
                    None if dice is None else Roll(dice, 10, 0, bonus), label_en=f"{spec_en}: roll",
                    value_en=dice_pool(dice, bonus, "en"))
         if slevel <= level:
-            out.find("PP_SPECIALIZATION_NOT_ABOVE", spw + "/level", skill=label, name=sname,
-                     value=slevel, level=level)
+            out.find("PP_SPECIALIZATION_NOT_ABOVE", spw + "/level", **names, value=slevel, level=level)
             continue
         bought += 1
         if bought > 1:  # option specializations_per_skill
-            out.find("PP_SPECIALIZATION_SECOND", spw, skill=label, name=sname)
+            out.find("PP_SPECIALIZATION_SECOND", spw, **names)
         terms = ladder_terms(level, slevel, lad.per)
         texts = _ladder_texts(terms, "新しいレベルごと", "each new level")
         out.add(spw + "/level", f"〈{label}〉（{sname}）{level}→{slevel}", texts["rule"], sum(terms),
@@ -313,11 +320,11 @@ def _price_combat_boost(doc, t: PpTables, opts, out: Evaluation) -> None:
     start, price = t.combat_boost_start, t.combat_boost_price
     raw = doc.get("combat_boost", start)
     value = as_int(raw)
+    label, label_en = t.raw["combat_boost"]["label"], t.raw["combat_boost"]["label_en"]
     if value is None:
-        out.find("PP_VALUE_NOT_INTEGER", "/combat_boost", label="コンバット・ブースト", value=raw)
+        out.find("PP_VALUE_NOT_INTEGER", "/combat_boost", **both("label", label, label_en), value=raw)
         out.skip("/combat_boost")
         return
-    label, label_en = t.raw["combat_boost"]["label"], t.raw["combat_boost"]["label_en"]
     out.derive("/derived/combat_boost", label, value, label_en=label_en)
     if value < start:
         out.find("PP_COMBAT_BOOST_BELOW_START", "/combat_boost", value=value, start=start)

@@ -10,6 +10,7 @@ from typing import Any, Iterator, Mapping
 from ...core.evaluation import Derived
 from ...core.findings import Finding
 from ...core.pointers import pointer
+from ..tables_file import both
 from .skills import name_key
 from .tables import Field, PpTables
 from ...core.coerce import as_int, as_list
@@ -24,6 +25,11 @@ _EXPECTED = {"integer": ("整数", "a whole number"), "number": ("数値", "a nu
 def _expected(kind: str) -> dict[str, str]:
     ja, en = _EXPECTED[kind]
     return {"expected_ja": ja, "expected_en": en}
+
+
+def _label(f: Field) -> dict[str, str]:
+    """The field's name in a finding, in each language (label_ja, label_en)."""
+    return both("label", f.label, f.label_en)
 
 
 def check_machine(machine: Mapping[str, Any], t: PpTables) -> Iterator[Finding]:
@@ -50,19 +56,19 @@ def check_value(f: Field, value: Any, where: str, t: PpTables) -> Iterator[Findi
     """One field's value: its type, its minimum, its choices."""
     if value is None:
         if not f.nullable:
-            yield Finding("PP_MACHINE_TYPE", where, {"label": f.label, "value": "null",
+            yield Finding("PP_MACHINE_TYPE", where, {**_label(f), "value": "null",
                                                      **_expected(f.type)})
         return
     if f.type == "pair":
         if not isinstance(value, Mapping):
-            yield Finding("PP_MACHINE_TYPE", where, {"label": f.label, "value": _shown(value),
+            yield Finding("PP_MACHINE_TYPE", where, {**_label(f), "value": _shown(value),
                                                      **_expected("pair")})
             return
-        for pid, plabel, _ in f.parts:
+        for (pid, plabel, _), plabel_en in zip(f.parts, f.parts_en):
             if pid in value and as_int(value[pid]) is None:
                 yield Finding("PP_MACHINE_TYPE", f"{where}/{pid}",
-                              {"label": f"{f.label}（{plabel}）", "value": _shown(value[pid]),
-                               **_expected("integer")})
+                              {**both("label", f"{f.label}（{plabel}）", f"{f.label_en} ({plabel_en})"),
+                               "value": _shown(value[pid]), **_expected("integer")})
         return
     if f.type in ("enum", "enum_list"):
         yield from _check_choices(f, value, where, t)
@@ -72,10 +78,10 @@ def check_value(f: Field, value: Any, where: str, t: PpTables) -> Iterator[Findi
           "boolean": isinstance(value, bool),
           "string": isinstance(value, str)}[f.type]
     if not ok:
-        yield Finding("PP_MACHINE_TYPE", where, {"label": f.label, "value": _shown(value),
+        yield Finding("PP_MACHINE_TYPE", where, {**_label(f), "value": _shown(value),
                                                  **_expected(f.type)})
     elif f.minimum is not None and value < f.minimum:
-        yield Finding("PP_MACHINE_MINIMUM", where, {"label": f.label, "value": value,
+        yield Finding("PP_MACHINE_MINIMUM", where, {**_label(f), "value": value,
                                                     "limit": f.minimum})
 
 
@@ -89,19 +95,21 @@ def _check_choices(f: Field, value: Any, where: str, t: PpTables) -> Iterator[Fi
     choices = t.choices(f.table or "")
     values = value if f.type == "enum_list" else [value]
     if f.type == "enum_list" and not isinstance(value, list):
-        yield Finding("PP_MACHINE_TYPE", where, {"label": f.label, "value": _shown(value),
+        yield Finding("PP_MACHINE_TYPE", where, {**_label(f), "value": _shown(value),
                                                  **_expected(f.type)})
         return
     for k, v in enumerate(values):
         at = f"{where}/{k}" if f.type == "enum_list" else where
-        if v in choices:
+        if isinstance(v, (list, dict)):  # a list or object where a choice goes: never one
+            v = _shown(v)
+        elif v in choices:
             continue
         spelled = _spelling(f.table or "", v, t)
         if spelled:
-            yield Finding("PP_MACHINE_CHOICE_SPELLING", at, {"label": f.label, "value": v,
+            yield Finding("PP_MACHINE_CHOICE_SPELLING", at, {**_label(f), "value": v,
                                                              "expected": spelled})
         else:
-            yield Finding("PP_MACHINE_CHOICE", at, {"label": f.label, "value": v,
+            yield Finding("PP_MACHINE_CHOICE", at, {**_label(f), "value": v,
                                                     "choices": list(choices)})
 
 
@@ -127,7 +135,8 @@ def machine_derived(machine: Mapping[str, Any], skill_levels: Mapping[str, int],
         if not isinstance(w, Mapping):
             continue
         at = pointer("derived", "machine", "weapons", i)
-        dc = t.damage_classes.get(w.get("damage"))  # type: ignore[arg-type]
+        damage = w.get("damage")
+        dc = t.damage_classes.get(damage) if isinstance(damage, str) else None  # a list: reported
         if dc is not None:
             # ④ダメージ決定: Ｌ１個、Ｍ２個、Ｓ５個、Ｄ１０個
             out.append(Derived(f"{at}/gauges", f"{_name(w, i)}: ダメージゲージ", dc.gauges,

@@ -9,6 +9,7 @@ from typing import Any, Mapping
 from ...core.coerce import as_int as _int
 from ...core.evaluation import Evaluation, round_half_up
 from ...core.pointers import pointer
+from ..tables_file import both
 from .document import list_at, morale_percent, percent_text, table_key
 from .tables import Size, UpTables
 
@@ -53,7 +54,7 @@ def price_abilities(doc: Mapping[str, Any], size: Size, t: UpTables, out: Evalua
         name_en = ab.get("name") or spec["label_en"]
         declared = _int(ab.get("declared_cost"))
         if declared is not None and declared != cost:
-            out.find("UP_ABILITY_COST_MISMATCH", where + "/declared_cost", name=name,
+            out.find("UP_ABILITY_COST_MISMATCH", where + "/declared_cost", **both("name", name, name_en),
                      declared=declared, computed=cost)
         out.add(where, f"特殊能力「{name}」", rule, cost, item_en=f"Ability '{name_en}'", rule_en=rule_en)
 
@@ -63,14 +64,15 @@ def _ability_base(ab, spec, size, stats, t: UpTables, where: str,
     """(UP before percentages, rule text, rule text in English) of one ability, or None after a
     finding."""
     aid = spec["id"]
+    names = both("name", spec["label"], spec["label_en"])
     if spec.get("source_work_only"):
-        out.find("UP_SOURCE_WORK_ONLY", where, item=spec["label"])
+        out.find("UP_SOURCE_WORK_ONLY", where, **both("item", spec["label"], spec["label_en"]))
     if aid == "shield":
         armor = _int(ab.get("armor"))
         uses = ab.get("uses")
         per = spec["price_per_armor"] if uses in (None, "", 0) else spec["uses_prices"].get(str(uses))
         if armor is None or armor < 1:
-            out.find("UP_ABILITY_VALUE", where + "/armor", value=ab.get("armor"), name=spec["label"])
+            out.find("UP_ABILITY_VALUE", where + "/armor", value=ab.get("armor"), **names)
             return None
         if per is None:
             out.find("UP_SHIELD_USES", where + "/uses", value=uses,
@@ -84,17 +86,17 @@ def _ability_base(ab, spec, size, stats, t: UpTables, where: str,
         level = _int(ab.get("level"))
         top = spec.get("max_level")
         if level is None or level < 1 or (top and level > top):
-            out.find("UP_ABILITY_LEVEL", where + "/level", name=spec["label"], value=ab.get("level"),
+            out.find("UP_ABILITY_LEVEL", where + "/level", **names, value=ab.get("level"),
                      max=top or "∞")
             return None
         text = f"Lv{level} × {spec['price_per_level']}"
         return Fraction(level * spec["price_per_level"]), text, text
     if aid == "stat_bonus":
-        return _stat_bonus(ab, t, where, out)
+        return _stat_bonus(ab, spec, t, where, out)
     if aid in ("barrier1", "barrier2"):
         armor = _int(ab.get("armor"))
         if armor is None or armor < 1:
-            out.find("UP_ABILITY_VALUE", where + "/armor", value=ab.get("armor"), name=spec["label"])
+            out.find("UP_ABILITY_VALUE", where + "/armor", value=ab.get("armor"), **names)
             return None
         factor = Fraction(str(spec["narrowed_factor" if ab.get("narrowed") else "armor_factor"]))
         price = size.stats["armor"].price
@@ -117,14 +119,15 @@ def _ability_base(ab, spec, size, stats, t: UpTables, where: str,
     return None
 
 
-def _stat_bonus(ab, t: UpTables, where: str, out: Evaluation) -> tuple[Fraction, str, str] | None:
+def _stat_bonus(ab, spec, t: UpTables, where: str, out: Evaluation) -> tuple[Fraction, str, str] | None:
     """能力値ボーナス: 技量/格闘/射撃 8, 10 or 12 per +1 for one, two or all three of them."""
     prices = t.raw["stat_bonus_attack_prices"]
     total = Fraction(0)
     texts, texts_en = [], []
     bonuses = ab.get("bonuses") or []
     if not bonuses or not isinstance(bonuses, list):
-        out.find("UP_ABILITY_VALUE", where + "/bonuses", value=bonuses or "", name="能力値ボーナス")
+        out.find("UP_ABILITY_VALUE", where + "/bonuses", value=bonuses or "",
+                 **both("name", spec["label"], spec["label_en"]))
         return None
     for k, b in enumerate(bonuses):
         bw = f"{where}/bonuses/{k}"
@@ -150,7 +153,8 @@ def _stat_bonus(ab, t: UpTables, where: str, out: Evaluation) -> tuple[Fraction,
         elif len(stats) == 1:
             per = t.pilot_stats[stats[0]]["price"]
         else:
-            out.find("UP_STAT_BONUS_MIXED", bw, stats=[t.pilot_stats[s]["label"] for s in stats])
+            out.find("UP_STAT_BONUS_MIXED", bw, **both("stats", [t.pilot_stats[s]["label"] for s in stats],
+                                                       [t.pilot_stats[s]["label_en"] for s in stats]))
             return None
         total += amount * per
         texts.append(f"{''.join(t.pilot_stats[s]['label'] for s in stats)}+{amount} × {per}")

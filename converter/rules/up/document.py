@@ -13,6 +13,7 @@ from typing import Any, Mapping
 
 from ...core.evaluation import Evaluation
 from ...core.pointers import pointer
+from ..tables_file import both
 from .tables import UpTables
 
 
@@ -61,7 +62,8 @@ def morale_percent(morale: Any, where: str, t: UpTables, out: Evaluation) -> int
         return 0
     if morale not in t.morale:
         out.find("UP_MORALE_UNKNOWN", where, value=morale,
-                 choices=[m["label"] for m in t.morale.values()])
+                 **both("choices", [m["label"] for m in t.morale.values()],
+                        [m["label_en"] for m in t.morale.values()]))
         return 0
     return t.morale[morale]["percent"]
 

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 from ...core.coerce import as_int as _int
 from ...core.evaluation import Evaluation, round_half_up
 from ...core.pointers import pointer
+from ..tables_file import both
 from .document import list_at, morale_percent, percent_text, report_malformed, table_key
 from .tables import STAT_IDS, TERRAINS, Size, StatRule, UpTables
 
@@ -36,27 +37,28 @@ def price_stats(doc: Mapping[str, Any], size: Size, t: UpTables, opts: Mapping[s
         where = pointer("stats", sid)
         value = _int(stats.get(sid, rule.base))
         label = t.stat_labels[sid]
+        labels = both("label", label, t.stat_labels_en[sid])
+        sizes = both("size", size.label, size.label_en)
         if value is None:
-            out.find("UP_VALUE_NOT_INTEGER", where, label=label, value=stats.get(sid))
+            out.find("UP_VALUE_NOT_INTEGER", where, **labels, value=stats.get(sid))
             out.skip(where)
             continue
         raised = value - rule.base
         if raised < 0:
-            out.find("UP_STAT_BELOW_BASE", where, label=label, value=value, base=rule.base,
-                     size=size.label)
+            out.find("UP_STAT_BELOW_BASE", where, **labels, value=value, base=rule.base, **sizes)
             continue
         if raised == 0:
             continue
         if raised % rule.step:
-            out.find("UP_STAT_STEP", where, label=label, value=value, base=rule.base,
-                     step=rule.step, size=size.label,
+            out.find("UP_STAT_STEP", where, **labels, value=value, base=rule.base,
+                     step=rule.step, **sizes,
                      hint=[rule.base + (raised // rule.step) * rule.step,
                            rule.base + (raised // rule.step + 1) * rule.step])
             out.skip(where)
             continue
         if rule.max_raise is not None and raised > rule.max_raise:
-            out.find("UP_STAT_MAX", where, label=label, value=value, base=rule.base,
-                     max=rule.base + rule.max_raise, max_raise=rule.max_raise, size=size.label)
+            out.find("UP_STAT_MAX", where, **labels, value=value, base=rule.base,
+                     max=rule.base + rule.max_raise, max_raise=rule.max_raise, **sizes)
         if sid == "move" and raised > len(t.raw["move_pricing"]["multipliers"]):
             out.find("UP_MOVE_BEYOND_TWO", where, value=value, raise_by=raised)  # option move_beyond_two
         cost = stat_raise_cost(sid, rule, raised)
@@ -87,7 +89,8 @@ def price_movement(doc: Mapping[str, Any], size: Size, t: UpTables, out: Evaluat
                      choices=list(t.movement_types))
             out.skip(pointer("movement", i))  # its price (one type more or less) is unknown
         elif m in seen:  # at the list, where the schema's uniqueItems reports it too
-            out.find("UP_MOVEMENT_DUPLICATE", "/movement", value=t.movement_types[m])
+            out.find("UP_MOVEMENT_DUPLICATE", "/movement",
+                     **both("value", t.movement_types[m], t.movement_types_en[m]))
         seen.add(m)
     known = [m for m in seen if m in t.movement_types]
     if len(known) < len(seen):  # an unknown type: how many types the unit has is not known
@@ -151,7 +154,8 @@ def price_terrain(doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
         if grade == base[key]:
             continue
         if opts["terrain"] == "forbidden":
-            out.find("UP_TERRAIN_FORBIDDEN", where, terrain=t.movement_types[key])
+            out.find("UP_TERRAIN_FORBIDDEN", where,
+                     **both("terrain", t.movement_types[key], t.movement_types_en[key]))
             continue
         cost = terrain_step_cost(base[key], grade, t)
         if cost is None:  # e.g. S→? never: every neighbouring step is priced
@@ -183,16 +187,17 @@ def price_morale_boosts(doc: Mapping[str, Any], size: Size, t: UpTables, out: Ev
             out.skip(where)
             continue
         rule = size.stats[sid]
+        labels = both("label", t.stat_labels[sid], t.stat_labels_en[sid])
         if amount % rule.step:
-            out.find("UP_STAT_STEP", where + "/raise", label=t.stat_labels[sid], value=amount,
-                     base=0, step=rule.step, size=size.label,
+            out.find("UP_STAT_STEP", where + "/raise", **labels, value=amount, base=0,
+                     step=rule.step, **both("size", size.label, size.label_en),
                      hint=[amount // rule.step * rule.step, (amount // rule.step + 1) * rule.step])
             out.skip(where)
             continue
         current = _int(stats.get(sid, rule.base)) or rule.base
         already = max(0, current - rule.base)
         if rule.max_raise is not None and already + amount > rule.max_raise:
-            out.find("UP_BOOST_OVER_MAX", where, label=t.stat_labels[sid], value=current + amount,
+            out.find("UP_BOOST_OVER_MAX", where, **labels, value=current + amount,
                      max=rule.base + rule.max_raise)
         full = stat_raise_cost(sid, rule, amount, start=already if sid == "move" else 0)
         pct = max(floor, morale_percent(boost.get("morale"), where + "/morale", t, out))

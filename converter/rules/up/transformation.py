@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from ...core.coerce import as_int as _int
 from ...core.evaluation import Evaluation, round_half_up
+from .document import table_key
 from .tables import UpTables, tables
 
 
@@ -58,7 +59,7 @@ def price_transformation(doc: Mapping[str, Any], t: UpTables, out: Evaluation) -
         out.find("UP_TRANSFORM_INVALID", where, value=tr)
         out.skip(where)
         return
-    combination = tr.get("combination", "none") or "none"
+    combination = table_key(tr.get("combination", "none") or "none")
     if combination not in t.combinations:
         out.find("UP_TRANSFORM_INVALID", where + "/combination", value=combination)
         out.skip(where + "/combination")

@@ -14,6 +14,7 @@ from ...core.evaluation import Evaluation, Roll, round_half_up
 from ...core.pointers import pointer
 from .document import (list_at, message_number, morale_percent, percent_text, report_malformed,
                        table_key)
+from ..tables_file import both
 from .tables import TERRAINS, UpTables, neighbours, tables
 
 # Fields a 撃ち分け variant is compared on; each differing field is one changed place.
@@ -167,7 +168,8 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
     # 属性
     if table_key(w.get("attribute", "solid")) not in t.attributes:
         out.find("UP_WEAPON_ATTRIBUTE", where + "/attribute", value=w.get("attribute"),
-                 choices=[a["label"] for a in t.attributes.values()])
+                 **both("choices", [a["label"] for a in t.attributes.values()],
+                        [a["label_en"] for a in t.attributes.values()]))
         wp.ok = False
 
     # ダメージ: what was bought; the first die is free unless every die costs 40.
@@ -234,10 +236,12 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
         opt = t.raw["map_options"]
         if post_move:
             wp.percent("ＭＡＰのＰ兵器", opt["post_move_percent"], "MAP weapon usable after moving")
-            out.find("UP_SOURCE_WORK_ONLY", where + "/post_move", item="Ｐ属性のＭＡＰ兵器")
+            out.find("UP_SOURCE_WORK_ONLY", where + "/post_move",
+                     **both("item", "Ｐ属性のＭＡＰ兵器", "a MAP weapon usable after moving"))
         if mapw.get("friend_foe"):
             wp.percent("敵味方識別", opt["friend_foe_percent"], "friend-or-foe recognition")
-            out.find("UP_SOURCE_WORK_ONLY", where + "/map/friend_foe", item="敵味方識別")
+            out.find("UP_SOURCE_WORK_ONLY", where + "/map/friend_foe",
+                     **both("item", "敵味方識別", "friend-or-foe recognition"))
 
     # 合体攻撃
     combo = table_key(w.get("combo", "none")) or "none"
@@ -269,8 +273,9 @@ def _price_usage(usage, w, unit, t: UpTables, opts, where: str, out: Evaluation,
         return
     row = t.usage_row(kind, amount) if amount is not None else None
     if row is None:
-        out.find("UP_USAGE_AMOUNT", where + "/amount", type=t.usage_types[kind],
-                 value=usage.get("amount"), hint=neighbours(amount or 0, t.usage_amounts(kind)),
+        out.find("UP_USAGE_AMOUNT", where + "/amount",
+                 **both("type", t.usage_types[kind], t.usage_types_en[kind]), value=usage.get("amount"),
+                 hint=neighbours(amount or 0, t.usage_amounts(kind)),
                  choices=t.usage_amounts(kind))
         wp.ok = False
         return
@@ -286,8 +291,8 @@ def _price_usage(usage, w, unit, t: UpTables, opts, where: str, out: Evaluation,
         reduction = _infer_reduction(w, unit, row, t, opts, where, out)
     if reduction == "percent":
         if percent is None:
-            out.find("UP_USAGE_NO_PERCENT", where + "/reduction", type=t.usage_types[kind],
-                     amount=amount, up=row["up"])
+            out.find("UP_USAGE_NO_PERCENT", where + "/reduction", amount=amount, up=row["up"],
+                     **both("type", t.usage_types[kind], t.usage_types_en[kind]))
             wp.part(label, row["up"], label_en)
         else:
             wp.percent(label, percent, label_en)
@@ -341,7 +346,7 @@ def _price_effect(eff, kind: str, t: UpTables, where: str, seen: set[str], out: 
         wp.ok = False
         return
     if eid in seen:
-        out.find("UP_EFFECT_DUPLICATE", where, effect=spec["label"])
+        out.find("UP_EFFECT_DUPLICATE", where, **both("effect", spec["label"], spec["label_en"]))
         return
     seen.add(eid)
     label, label_en = spec["label"], spec["label_en"]
@@ -354,7 +359,7 @@ def _price_effect(eff, kind: str, t: UpTables, where: str, seen: set[str], out: 
     elif "percent_per_level" in spec:
         level = _int(eff.get("level", 1))
         if level is None or not 1 <= level <= spec["max_level"]:
-            out.find("UP_EFFECT_LEVEL", where + "/level", effect=spec["label"],
+            out.find("UP_EFFECT_LEVEL", where + "/level", **both("effect", label, label_en),
                      value=eff.get("level"), max=spec["max_level"])
             wp.ok = False
             return
@@ -362,7 +367,7 @@ def _price_effect(eff, kind: str, t: UpTables, where: str, seen: set[str], out: 
         if eff.get("always"):
             wp.percent(f"{label}（ダメージ不要）", spec["always_percent"], f"{label_en} (without damage)")
         if spec.get("needs_target") and not eff.get("target"):
-            out.find("UP_EFFECT_TARGET", where + "/target", effect=spec["label"])
+            out.find("UP_EFFECT_TARGET", where + "/target", **both("effect", label, label_en))
 
 
 def variant_changes(w: Mapping[str, Any], base: Mapping[str, Any], t: UpTables) -> int:
@@ -518,8 +523,8 @@ def damage_parts(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables | No
     dice = _int(damage.get("dice", dmg["base_dice"])) or dmg["base_dice"]
     fixed = _int(damage.get("fixed", dmg["base_fixed"])) or 0
     fixed += t.attributes.get(table_key(w.get("attribute", "solid")), {"damage_bonus": 0})["damage_bonus"]
-    no_hands = any(isinstance(a, Mapping) and a.get("id") == "no_manipulator"
-                   for a in unit.get("abilities") or [])
+    abilities = unit.get("abilities") if isinstance(unit.get("abilities"), list) else []
+    no_hands = any(isinstance(a, Mapping) and a.get("id") == "no_manipulator" for a in abilities)
     if w.get("kind") == "melee" and not no_hands:
         stats = unit.get("stats") if isinstance(unit.get("stats"), Mapping) else {}
         size = t.sizes.get(table_key(unit.get("size")))

@@ -262,7 +262,8 @@ def test_rule_on_the_command_line_wins_and_is_reported(written_with_readings) ->
     assert report.options["damage_dice"] == {"value": "first_free", "from": "rule"}
     (note,) = [f for f in report.findings if f.code == "OPTION_OVERRIDDEN"]
     assert note.level.value == "info" and note.cell.startswith("ルール!")
-    assert note.params == {"label": "ダメージのダイス", "sheet": "every_die", "rule": "first_free"}
+    assert note.params == {"label_ja": "ダメージのダイス", "label_en": "damage dice", "sheet": "every_die",
+                           "rule": "first_free"}
     # The written total was computed under every_die: under first_free it differs.
     assert any(f.code == "UP_TOTAL_MISMATCH" for f in report.findings)
 

@@ -123,9 +123,9 @@ def _options_in_force(system: str, source: Source, rule_options: Mapping[str, st
         if name in rule_options:
             out[name] = {"value": rule_options[name], "from": "rule"}
             if in_file is not None and in_file != rule_options[name]:
-                notes.append(Finding("OPTION_OVERRIDDEN", "", {"label": decl["label"], "sheet": in_file,
-                                                                "rule": rule_options[name]},
-                                     source.option_cells.get(name, "")))
+                params = {"label_ja": decl["label"], "label_en": decl.get("label_en", decl["label"]),
+                          "sheet": in_file, "rule": rule_options[name]}
+                notes.append(Finding("OPTION_OVERRIDDEN", "", params, source.option_cells.get(name, "")))
         elif in_file is not None:
             out[name] = {"value": in_file, "from": "file"}
         else:

@@ -151,7 +151,8 @@ def _read_options(rd: CellReader, system: str) -> tuple[dict[str, str], dict[str
             options[name] = by_label[value]
             continue
         rd.findings.append(Finding("SHEET_OPTION_UNKNOWN", "", {
-            "label": decl["label"], "value": raw, "choices": list(decl["values"]),
+            "label_ja": decl["label"], "label_en": decl.get("label_en", decl["label"]), "value": raw,
+            "choices": list(decl["values"]),
             "default": decl["default"]}, cell))
     return options, cells
 

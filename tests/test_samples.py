@@ -1,6 +1,6 @@
 """The bundled samples: good units check clean, broken units fail with exactly the findings we expect.
 
-The expectations below are written by hand from the rules (seed 000 and RULES-NOTES.md), not
+The expectations below are written by hand from the rules (seed 000 and docs/rules-up.md), not
 read back from the engine, so a change in the engine's verdict shows up here.
 """
 from __future__ import annotations

@@ -13,7 +13,7 @@ from .findings import Finding
 
 
 def round_half_up(value: Fraction | int | float) -> int:
-    """Round to the nearest whole point, halves up (RULES-NOTES: round half up at the end)."""
+    """Round to the nearest whole point, halves up (docs/rules-up.md: round half up at the end)."""
     frac = Fraction(value)
     return int((frac * 2 + 1) // 2)
 

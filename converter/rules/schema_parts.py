@@ -26,7 +26,7 @@ def schema_head(system: str, title: str) -> dict[str, Any]:
 
 def identity_properties(system: str, fmt: int) -> dict[str, Any]:
     """``system`` and ``format``: every document says what it is and which version wrote it;
-    ``rules``: the rules readings it was made under (RULES-NOTES options), as a sheet's ルール
+    ``rules``: the rules readings it was made under (the options of docs/rules-*.md), as a sheet's ルール
     cells hold them."""
     from .options import option_declarations
 

@@ -55,7 +55,7 @@ class RulesSheetWriter:
         return col
 
     def options(self, system: str, chosen: Mapping[str, str], col: int) -> None:
-        """The group's rules readings (RULES-NOTES options) as cells the formulas read."""
+        """The group's rules readings (the options of docs/rules-*.md) as cells the formulas read."""
         self.ws.write(0, col + 1, "ルール選択", self.fmt["h"])
         for i, (name, spec) in enumerate(option_declarations(system).items()):
             self.ws.write(1 + i, col + 1, spec["label"])

@@ -1,5 +1,5 @@
 """Without a catalog, each check that needs one of its tables is skipped with one info finding
-that names the table (RULES-NOTES: 「A check that needs a missing table is skipped with an info
+that names the table (our reading, docs/mailgear-document.md: 「A check that needs a missing table is skipped with an info
 finding that says which table would enable it」)."""
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ GENERATED_PP = 12
 # A group's own list given as context (`mechasheet write DOC --skills FILE`).
 CONTEXT_SKILLS = [{"name": "射撃", "attribute": "sense", "specializations": ["拳銃", "小銃"]},
                   "応急手当"]
-# Readings that make the option-dependent rules bite (RULES-NOTES: feats, unknown skills, 0).
+# Readings that make the option-dependent rules bite (docs/rules-pp.md: feats, unknown skills, 0).
 STRICT = {"feats": "unused", "unknown_skills": "reject", "attribute_zero": "forbid"}
 
 

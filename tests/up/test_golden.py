@@ -2,7 +2,7 @@
 
 Each file names the rule it exercises, the rule options it needs, a whole document, the line to
 look at and the UP the example states. A note says which reading reproduces the example and where
-that disagrees with RULES-NOTES.md. Add a case by adding a file; this module needs no change.
+that disagrees with our first reading of the rules. Add a case by adding a file; this module needs no change.
 """
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from .tables import STAT_IDS, TERRAINS, Size, StatRule, UpTables
 def stat_raise_cost(stat: str, rule: StatRule, raise_by: int, start: int = 0) -> int:
     """UP for raising a stat by ``raise_by`` steps' worth above ``start`` (both in stat points).
 
-    移動力: +1 costs the price, +2 twice that, each further point doubles again (RULES-NOTES).
+    移動力: +1 costs the price, +2 twice that, each further point doubles again (docs/rules-up.md).
     """
     if stat == "move":
         return sum(rule.price * 2 ** i for i in range(start, start + raise_by))

@@ -281,7 +281,7 @@ def _price_usage(usage, w, unit, t: UpTables, opts, where: str, out: Evaluation,
         return
     percent = row.get("percent")
     if kind == "ammo" and amount == 3 and opts["ammo3"] == "example":
-        percent = -20  # 大車輪ロケットパンチ's reading (RULES-NOTES, option ammo3=example)
+        percent = -20  # 大車輪ロケットパンチ's reading (docs/rules-up.md, option ammo3=example)
         row = {"up": None, "percent": percent}
     label, label_en = f"{t.usage_types[kind]}{amount}", f"{t.usage_types_en[kind]} {amount}"
     reduction = usage.get("reduction")
@@ -509,7 +509,7 @@ def price_weapons(doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
 
 
 def effective_damage(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables | None = None) -> str:
-    """The damage a weapon deals as the sheet shows it (``2D10+35``). Never typed in (RULES-NOTES)."""
+    """The damage a weapon deals as the sheet shows it (``2D10+35``). Never typed in (docs/rules-up.md)."""
     dice, fixed = damage_parts(w, unit, t)
     return f"{dice}D10+{fixed}"
 

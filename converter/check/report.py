@@ -41,7 +41,9 @@ class FileReport:
     def computed(self) -> int | None:
         ev = self.evaluation
         # A system without point costs (mailgear) has no total to report.
-        return ev.total if ev is not None and ev.priced else None
+        if ev is None or not ev.priced:
+            return None
+        return getattr(self, "_total", ev.total)
 
     @property
     def declared(self) -> int | None:
@@ -66,6 +68,20 @@ class FileReport:
         if self.document is not None:
             self.document = {k: v for k, v in self.document.items() if k in fields or k == "system"}
         self.cells = {p: c for p, c in self.cells.items() if p.startswith(keep)} if keep else {}
+        return self
+
+    def printed(self) -> "FileReport":
+        """What is left once the report was printed: findings and totals for the summary, and
+        what the set checks read (their fields of the document; the priced lines of a document
+        they compare totals of, a transformation form); not the derived values."""
+        ev = self.evaluation
+        if ev is not None:
+            compared = bool(self.document and self.document.get("transformation"))
+            self.evaluation = Evaluation(lines=list(ev.lines) if compared else [], budget=ev.budget,
+                                         declared=ev.declared, unevaluated=list(ev.unevaluated),
+                                         priced=ev.priced)
+            self._total = ev.total
+        self.cells = self.cells if self.document and self.document.get("transformation") else {}
         return self
 
     def value(self, pointer: str, default: Any = None) -> Any:

@@ -10,14 +10,20 @@ from converter import check_paths
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "up"
 
 
-def test_listed_form_up_differs_from_its_file(tmp_path: Path):
-    """A form listed at one UP more than its own file computes is a warning at the listed cell."""
+def _forms_with_one_listed_wrong(folder: Path) -> Path:
+    """The three transformation forms, the wing form listing its first other form at one UP more."""
     for p in SAMPLES.glob("l-transform-*.json"):
-        shutil.copy(p, tmp_path / p.name)
-    wing = tmp_path / "l-transform-wing.json"
+        shutil.copy(p, folder / p.name)
+    wing = folder / "l-transform-wing.json"
     doc = json.loads(wing.read_text(encoding="utf-8"))
     doc["transformation"]["forms"][0]["up"] += 1
     wing.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    return wing
+
+
+def test_listed_form_up_differs_from_its_file(tmp_path: Path):
+    """A form listed at one UP more than its own file computes is a warning at the listed cell."""
+    _forms_with_one_listed_wrong(tmp_path)
     report = check_paths([tmp_path])
     found = [(Path(fr.path).name, f.code, f.pointer) for fr in report.files for f in fr.findings
              if f.code == "UP_TRANSFORM_SET_MISMATCH"]
@@ -36,12 +42,7 @@ def test_set_findings_are_printed_after_the_streamed_files(tmp_path: Path, capsy
     the file they concern, and in the JSON Lines run line; the counts agree."""
     from converter.cli import main
 
-    for p in SAMPLES.glob("l-transform-*.json"):
-        shutil.copy(p, tmp_path / p.name)
-    wing = tmp_path / "l-transform-wing.json"
-    doc = json.loads(wing.read_text(encoding="utf-8"))
-    doc["transformation"]["forms"][0]["up"] += 1
-    wing.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    wing = _forms_with_one_listed_wrong(tmp_path)
     assert main(["check", str(tmp_path)]) == 0  # a warning
     out = capsys.readouterr().out
     tail = out[out.index(f"{wing}: いっしょに確認したファイルとの照合"):]

@@ -13,25 +13,14 @@ from importlib import resources
 from typing import Any
 
 from ..core.errors import RuleTableError
+from ..io.xlsx_package import column_index, column_letters
 
 _A1 = re.compile(r"^\$?([A-Z]{1,3})\$?(\d+)$")
 
 
-def col_index(letters: str) -> int:
-    """'A' → 0, 'AA' → 26."""
-    n = 0
-    for ch in letters:
-        n = n * 26 + (ord(ch) - 64)
-    return n - 1
-
-
-def col_letter(index: int) -> str:
-    out = ""
-    index += 1
-    while index:
-        index, rem = divmod(index - 1, 26)
-        out = chr(65 + rem) + out
-    return out
+# Column letters ↔ indices: one implementation, the package reader's ('A' → 0, 'AA' → 26).
+col_index = column_index
+col_letter = column_letters
 
 
 def parse_a1(ref: str) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from ..options import evaluates
 from ..tables_file import both
 from ...core.evaluation import Evaluation, Roll
 from .machine import as_int, as_list, check_machine, machine_derived
-from .skills import SkillDef, SkillList, attribute_id, name_key, parse_entry, skill_list
+from .skills import SkillDef, SkillEntryError, SkillList, attribute_id, name_key, parse_entry, skill_list
 from .tables import ATTRIBUTE_IDS, Ladder, PpTables, tables
 
 
@@ -172,8 +172,8 @@ def _sheet_skill_list(doc, out: Evaluation) -> list[SkillDef]:
     for i, raw in enumerate(as_list(doc.get("skill_list"))):
         try:
             defs.append(parse_entry(raw, "sheet"))
-        except ValueError as exc:
-            out.find("PP_SKILL_LIST_ENTRY", pointer("skill_list", i), detail=str(exc))
+        except SkillEntryError as exc:
+            out.find("PP_SKILL_LIST_ENTRY", pointer("skill_list", i), **exc.texts())
     return defs
 
 

@@ -25,7 +25,23 @@ _SPEC_SPLIT = re.compile(r"[,、，]")
 
 
 class SkillListError(InputError):
-    """A group's skill list cannot be read; the message names the file and the line."""
+    """A group's skill list cannot be read; its finding names the file and the line."""
+
+
+class SkillEntryError(ValueError):
+    """One list entry is malformed: ``code`` and ``params`` say how, in the catalog's words."""
+
+    def __init__(self, message: str, code: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+    def texts(self) -> dict[str, str]:
+        """The problem in each language, for a finding that carries it as a detail."""
+        from ...core.findings import Finding
+
+        f = Finding(self.code, "", self.params)
+        return {"detail_ja": f.message("ja"), "detail_en": f.message("en")}
 
 
 def name_key(name: str) -> str:
@@ -149,24 +165,29 @@ def parse_entry(raw: Any, source: str) -> SkillDef:
     if isinstance(raw, str):
         raw = {"name": raw}
     if not isinstance(raw, Mapping):
-        raise ValueError(f"an entry must be a name or a table, not {type(raw).__name__}")
+        raise SkillEntryError(f"an entry must be a name or a table, not {type(raw).__name__}",
+                              "SKILL_ENTRY_SHAPE")
     unknown = sorted(set(raw) - set(ENTRY_KEYS))
     if unknown:
-        raise ValueError(f"unknown key(s) {', '.join(unknown)} (known: {', '.join(ENTRY_KEYS)})")
+        raise SkillEntryError(f"unknown key(s) {', '.join(unknown)} (known: {', '.join(ENTRY_KEYS)})",
+                              "SKILL_ENTRY_KEYS", keys=unknown, known=list(ENTRY_KEYS))
     name = raw.get("name")
     if not isinstance(name, str) or not name_key(name):
-        raise ValueError("an entry needs a non-empty name")
+        raise SkillEntryError("an entry needs a non-empty name", "SKILL_ENTRY_NO_NAME")
     lists = {}
     for key in ("synonyms", "specializations"):
         value = raw.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and name_key(v) for v in value):
-            raise ValueError(f"{name}: {key} must be a list of non-empty names")
+            raise SkillEntryError(f"{name}: {key} must be a list of non-empty names", "SKILL_ENTRY_LIST",
+                                  name=name, key=key)
         lists[key] = value
     attribute = raw.get("attribute")
     if attribute is not None:
         if not isinstance(attribute, str) or attribute_id(attribute) is None:
             choices = ", ".join(tables().attributes)
-            raise ValueError(f"{name}: attribute {attribute!r} is not an attribute ({choices})")
+            raise SkillEntryError(f"{name}: attribute {attribute!r} is not an attribute ({choices})",
+                                  "SKILL_ENTRY_ATTRIBUTE", name=name, value=attribute,
+                                  choices=list(tables().attributes))
         attribute = attribute_id(attribute)
     return SkillDef(name.strip(), None, tuple(s.strip() for s in lists["synonyms"]),
                     tuple(Specialization(s.strip()) for s in lists["specializations"]),
@@ -185,12 +206,16 @@ def parse_text(text: str, source: str) -> list[SkillDef]:
         specs = [s.strip() for s in _SPEC_SPLIT.split(rest)] if sep else []
         where = f"{source}: line {lineno}"
         if not name_key(name):
-            raise SkillListError(f"{where}: no skill name before the colon")
+            raise SkillListError(f"{where}: no skill name before the colon", "SKILL_LIST_NO_NAME",
+                                 file=source, line=lineno)
         if any(not name_key(s) for s in specs):
-            raise SkillListError(f"{where}: an empty specialization in {rest.strip()!r}")
+            raise SkillListError(f"{where}: an empty specialization in {rest.strip()!r}",
+                                 "SKILL_LIST_EMPTY_SPECIALIZATION", file=source, line=lineno, text=rest.strip())
         key = name_key(name)
         if key in first:
-            raise SkillListError(f"{where}: {name.strip()} is listed twice (first on line {first[key]})")
+            raise SkillListError(f"{where}: {name.strip()} is listed twice (first on line {first[key]})",
+                                 "SKILL_LIST_DUPLICATE", file=source, line=lineno, entry="", name=name.strip(),
+                                 first=first[key])
         first[key] = lineno
         out.append(parse_entry({"name": name, "specializations": specs}, source))
     return out
@@ -202,11 +227,12 @@ def parse_json(text: str, source: str) -> list[SkillDef]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SkillListError(f"{source}: line {exc.lineno}, column {exc.colno}: "
-                             f"not valid JSON: {exc.msg}") from exc
+                             f"not valid JSON: {exc.msg}", "INPUT_NOT_JSON", file=source,
+                             line=exc.lineno, column=exc.colno) from exc
     entries = data.get("skills") if isinstance(data, dict) else data
     if not isinstance(entries, list):
         raise SkillListError(f"{source}: line 1: expected a list of skills, "
-                             f"or an object with \"skills\": [...]")
+                             f"or an object with \"skills\": [...]", "SKILL_LIST_NO_LIST", file=source)
     lines = _json_entry_lines(text, isinstance(data, dict))
     return _parse_entries(entries, source, lambda i: lines[i] if i < len(lines) else None)
 
@@ -216,10 +242,13 @@ def parse_toml(text: str, source: str) -> list[SkillDef]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise SkillListError(f"{source}: not valid TOML: {exc}") from exc
+        place = re.search(r"line (\d+), column (\d+)", str(exc))
+        raise SkillListError(f"{source}: not valid TOML: {exc}", "SKILL_LIST_NOT_TOML", file=source,
+                             line=place.group(1) if place else "?", column=place.group(2) if place else "?") from exc
     entries = data.get("skills")
     if not isinstance(entries, list):
-        raise SkillListError(f"{source}: line 1: expected skills = [...] or [[skills]] tables")
+        raise SkillListError(f"{source}: line 1: expected skills = [...] or [[skills]] tables",
+                             "SKILL_LIST_NO_LIST", file=source)
     headers = [n for n, line in enumerate(text.splitlines(), start=1)
                if re.match(r"\s*\[\[\s*skills\s*\]\]", line)]
     array_line = next((n for n, line in enumerate(text.splitlines(), start=1)
@@ -236,11 +265,14 @@ def _parse_entries(entries: list[Any], source: str, line_of) -> list[SkillDef]:
         where = f"{source}: " + (f"line {line} " if line else "") + f"(entry {i + 1})"
         try:
             d = parse_entry(raw, source)
-        except ValueError as exc:
-            raise SkillListError(f"{where}: {exc}") from None
+        except SkillEntryError as exc:
+            raise SkillListError(f"{where}: {exc}", "SKILL_LIST_ENTRY", file=source, line=line or "?",
+                                 entry=f" #{i + 1}", **exc.texts()) from None
         key = name_key(d.label)
         if key in first:
-            raise SkillListError(f"{where}: {d.label} is listed twice (first as entry {first[key]})")
+            raise SkillListError(f"{where}: {d.label} is listed twice (first as entry {first[key]})",
+                                 "SKILL_LIST_DUPLICATE", file=source, line=line or "?", entry=f" #{i + 1}",
+                                 name=d.label, first=f"#{first[key]}")
         first[key] = i + 1
         out.append(d)
     return out

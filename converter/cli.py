@@ -75,7 +75,14 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
 
     c.add_argument("paths", nargs="+", metavar="PATH", help=t["check_paths"])
     c.add_argument("--format", choices=("text", "json", "jsonl"), default="text", help=t["check_format"])
-    c.add_argument("--jobs", type=_jobs, default=None, metavar="N", help=t["check_jobs"])
+    def jobs(text: str) -> int:
+        """--jobs N: a whole number of at least 1 (said in the run's language)."""
+        value = int(text)
+        if value < 1:
+            raise argparse.ArgumentTypeError(t["jobs_at_least_one"])
+        return value
+
+    c.add_argument("--jobs", type=jobs, default=None, metavar="N", help=t["check_jobs"])
     c.add_argument("--breakdown", action="store_true", help=t["check_breakdown"])
     c.add_argument("--quiet", action="store_true", help=t["check_quiet"])
     shared(c, "rule")
@@ -116,11 +123,40 @@ def _formatter(t: dict[str, str], raw: bool = False) -> type:
 
 
 def _localized(parser: argparse.ArgumentParser, t: dict[str, str]) -> argparse.ArgumentParser:
-    """argparse's own headings and -h in the run's language."""
+    """argparse's own headings, -h and errors in the run's language."""
     parser._positionals.title = t["positionals"]
     parser._optionals.title = t["optionals"]
     parser.add_argument("-h", "--help", action="help", help=t["help"])
+    english_error = parser.error
+
+    def error(message: str):  # argparse words its errors in English: say them again
+        parser.print_usage(sys.stderr)
+        parser.exit(2, f"{parser.prog}: {t['error_prefix']}: {_argparse_error(message, t)}\n")
+        return english_error(message)  # not reached
+
+    parser.error = error  # type: ignore[method-assign]
     return parser
+
+
+_ARGPARSE_ERRORS = (
+    (r"the following arguments are required: (.+)", "error_required"),
+    (r"argument (\S+): invalid choice: '(.*)' \(choose from (.+)\)", "error_choice"),
+    (r"unrecognized arguments: (.+)", "error_unrecognized"),
+    (r"argument (\S+): invalid \S+ value: '(.*)'", "error_value"),
+    (r"argument (\S+): expected one argument", "error_expected"),
+    (r"argument (\S+): (.+)", "error_argument"),  # our own check's words, already translated
+)
+
+
+def _argparse_error(message: str, t: dict[str, str]) -> str:
+    """One of argparse's English errors in the run's language (as it is when not known)."""
+    import re
+
+    for pattern, key in _ARGPARSE_ERRORS:
+        m = re.fullmatch(pattern, message)
+        if m:
+            return t[key].format(*m.groups())
+    return message
 
 
 def _same_file(a: str, b) -> bool:
@@ -130,13 +166,6 @@ def _same_file(a: str, b) -> bool:
         return Path(a).resolve() == Path(b).resolve()
     except OSError:
         return False
-
-
-def _jobs(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(texts(_argv_lang(None))["jobs_at_least_one"])
-    return value
 
 
 def _version() -> str:

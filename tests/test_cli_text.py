@@ -115,3 +115,18 @@ def test_language_follows_the_environment(monkeypatch, env: dict, lang: str) -> 
     for var, value in env.items():
         monkeypatch.setenv(var, value)
     assert default_lang() == lang
+
+
+def test_argparse_errors_in_the_runs_language(capsys) -> None:
+    """A missing argument or a bad choice: exit 2, the usage and the error in Japanese by default,
+    in English with --lang en."""
+    for argv, ja, en in ((["check"], "次の引数が必要です: PATH", "the following arguments are required: PATH"),
+                         (["check", "x", "--format", "xml"], "「xml」は選べません", "invalid choice: 'xml'"),
+                         (["check", "x", "--jobs", "0"], "1 以上を指定してください", "at least 1")):
+        for lang, text in (("ja", ja), ("en", en)):
+            with pytest.raises(SystemExit) as stop:
+                main(argv + (["--lang", "en"] if lang == "en" else []))
+            assert stop.value.code == 2
+            err = capsys.readouterr().err
+            assert text in err, (argv, lang, err)
+            assert ("使い方:" in err) == (lang == "ja")

@@ -384,7 +384,6 @@ def variant_changes(w: Mapping[str, Any], base: Mapping[str, Any], t: UpTables) 
 
 def _variant_view(w: Mapping[str, Any], t: UpTables) -> dict[str, Any]:
     """The places of a weapon that 撃ち分け compares, with defaults filled in and blanks dropped."""
-    kind = table_key(w.get("kind"))
     dmg = t.raw["damage"]
     defaults = {"post_move": default_post_move(w, t), "min_range": 1,
                 "attribute": "solid", "accuracy": 0, "guided": False, "combo": "none",

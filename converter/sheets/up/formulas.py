@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...rules.up.tables import STAT_IDS, TERRAINS, tables
 from ..layout import Layout, Table, col_letter, parse_a1
-from .rules_sheet import FALSE, TRUE, label_of
+from .rules_sheet import TRUE, label_of
 
 STAT_COLS = {"base": 0, "step": 1, "max": 2, "price": 3}
 

@@ -71,8 +71,9 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
                 on_report(reports[emitted])
             if streamed:
                 fr = reports[emitted].printed()
-                # the same readings in every file of a folder: one dict for all
+                # the same readings and origin in every file of a folder: one object for all
                 fr.options = shared_options.setdefault(repr(fr.options), fr.options)
+                fr.origin = shared_options.setdefault(repr(fr.origin), fr.origin)
             emitted += 1
 
     # Standard input belongs to this process (a worker's is closed); one JSON file is not worth a

@@ -13,6 +13,7 @@ from ..core.findings import Finding, Severity, has_errors
 from ..core.source import UNREADABLE, Origin
 
 REPORT_FORMAT = 1
+_MISSING = object()
 #: where an option's value came from: the command line, the file itself (a sheet's ルール cells),
 #: or the system's default
 OPTION_FROM = ("rule", "file", "default")
@@ -43,7 +44,7 @@ class FileReport:
         # A system without point costs (mailgear) has no total to report.
         if ev is None or not ev.priced:
             return None
-        return getattr(self, "_total", ev.total)
+        return ev.total
 
     @property
     def declared(self) -> int | None:
@@ -62,26 +63,41 @@ class FileReport:
         return dict(self.evaluation.derived) if self.evaluation is not None else {}
 
     def slim(self, fields: tuple[str, ...]) -> "FileReport":
-        """Keep what the report prints and what the set checks read (the document's ``fields``
-        and their cells), not the reader's maps: a folder's memory stays flat in its size."""
+        """Keep what the report prints and what the set checks read (the document's ``fields``,
+        JSON pointers without their leading slash: ``transformation``, ``pilot/experience``, and
+        their cells), not the reader's maps: a folder's memory stays flat in its size."""
+        from ..core import pointers
+
         keep = tuple("/" + f for f in fields)
         if self.document is not None:
-            self.document = {k: v for k, v in self.document.items() if k in fields or k == "system"}
+            slim: dict[str, Any] = {"system": self.document.get("system")}
+            for ptr in keep:
+                value = pointers.get(self.document, ptr, _MISSING)
+                if value is not _MISSING:
+                    pointers.put(slim, ptr, value)
+            self.document = slim
         self.cells = {p: c for p, c in self.cells.items() if p.startswith(keep)} if keep else {}
         return self
 
     def printed(self) -> "FileReport":
-        """What is left once the report was printed: findings and totals for the summary, and
-        what the set checks read (their fields of the document; the priced lines of a document
-        they compare totals of, a transformation form); not the derived values."""
+        """What is left once the report was printed: its findings (the summary counts them), and
+        for a document a set check reads (a field besides its name: a transformation form, a
+        pilot), that field, its priced lines and cells; nothing else, so that a folder of
+        thousands of files is checked in flat memory."""
+        doc = self.document or {}
+        member = any(v for k, v in doc.items() if k not in ("system", "name"))
         ev = self.evaluation
-        if ev is not None:
-            compared = bool(self.document and self.document.get("transformation"))
-            self.evaluation = Evaluation(lines=list(ev.lines) if compared else [], budget=ev.budget,
-                                         declared=ev.declared, unevaluated=list(ev.unevaluated),
-                                         priced=ev.priced)
-            self._total = ev.total
-        self.cells = self.cells if self.document and self.document.get("transformation") else {}
+        if member and ev is not None:
+            # Totals per top-level field, only where totals are compared (a transformation
+            # form's own total: the total without /transformation).
+            lines = _totals_by_field(ev.lines) if doc.get("transformation") else []
+            self.evaluation = Evaluation(lines=lines, budget=ev.budget, declared=ev.declared,
+                                         unevaluated=list(ev.unevaluated), priced=ev.priced)
+        else:
+            self.evaluation = None
+            self.document = None
+            self.cells = {}
+            self.context = {}
         return self
 
     def value(self, pointer: str, default: Any = None) -> Any:
@@ -117,6 +133,15 @@ def _context_dict(context: dict[str, Any]) -> dict[str, Any]:
         out["skills"] = {"count": len(defs),
                          "sources": sorted({getattr(d, "source", "") for d in defs})}
     return out
+
+
+def _totals_by_field(lines: list[CostLine]) -> list[CostLine]:
+    """The lines summed per top-level field (``/weapons/3`` counts under ``/weapons``)."""
+    sums: dict[str, int] = {}
+    for line in lines:
+        top = "/" + line.pointer.split("/")[1] if line.pointer.count("/") else line.pointer
+        sums[top] = sums.get(top, 0) + line.cost
+    return [CostLine(ptr, "", "", cost) for ptr, cost in sums.items()]
 
 
 @dataclass

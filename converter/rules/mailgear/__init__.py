@@ -20,4 +20,5 @@ evaluate = price_pilot
 LABEL = tables().raw["label"]
 CONTEXT = ("catalog",)
 SET_CHECKS = (party_check,)
-SET_FIELDS = ("pilot",)  # what the set checks read of each document
+# what the set checks read of each document: the party's unit level (seed 001, ５．)
+SET_FIELDS = ("pilot/name", "pilot/player", "pilot/experience", "pilot/rank_points")

@@ -19,7 +19,7 @@ _MISSING = object()
 OPTION_FROM = ("rule", "file", "default")
 
 
-@dataclass
+@dataclass(slots=True)
 class FileReport:
     """What one input file holds and what is wrong with it."""
 

@@ -24,7 +24,7 @@ def in_lang(ja: Any, en: Any, lang: str) -> Any:
     return en if lang == "en" and en not in (None, "") else ja
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CostLine:
     """One priced item: where it is, what it is, the rule that priced it, and its cost.
 
@@ -108,7 +108,7 @@ class Derived:
         return out
 
 
-@dataclass
+@dataclass(slots=True)
 class Evaluation:
     """The engine's answer for one document.
 

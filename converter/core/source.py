@@ -13,7 +13,7 @@ from .findings import Finding
 DOCUMENT, CATALOG, UNREADABLE = "document", "catalog", "unreadable"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Origin:
     """Where a Source came from: the reader's kind (``json``, ``workbook``, later ``legacy``),
     the template version a workbook names, the legacy profile that read it."""

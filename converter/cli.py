@@ -10,20 +10,12 @@ import sys
 from typing import Any, Sequence
 
 from .core.errors import MechasheetError
+from .core.texts import texts
 
 # 0 no error; 1 rule or schema errors; 2 an input unreadable or output refused; 3 a bug of ours;
 # 130 interrupted (Ctrl-C), as shells report a SIGINT.
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 REPORT_BUGS = "https://github.com/mechasheet/mechasheet/issues"
-
-def texts(lang: str) -> dict[str, str]:
-    """The command line's own texts in ``lang`` (``cli_texts.toml``; findings have their catalog)."""
-    import tomllib
-    from importlib import resources
-
-    raw = tomllib.loads(resources.files(__package__).joinpath("cli_texts.toml").read_text("utf-8"))
-    return {key: entry.get(lang, entry["ja"]) for key, entry in raw.items()}
-
 
 def _argv_lang(argv: Sequence[str] | None) -> str:
     """The language asked for on the command line (--lang X or --lang=X), else the environment's."""

@@ -9,35 +9,13 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterable
 
 from ..core.findings import Finding, Severity
+from ..core.texts import texts
 from .report import CheckReport, FileReport
 
-_WORDS = {
-    "ja": {"error": "エラー", "warning": "警告", "info": "情報", "ok": "問題なし",
-           "total": "合計", "budget": "総{points}", "declared": "記入", "invalid": "エラーあり",
-           "summary": "{n} ファイル（エラーあり {bad}）: エラー {errors}、警告 {warnings}、情報 {infos}",
-           "party": "パーティ（{members}人）: 経験＋階級の平均 {mean} → 切り捨て {floor}",
-           "unit_level": "、ユニット・レベル {level}",
-           "folded": "カタログにない表（{files} ファイル）: {tables}。これらの確認はしていません（--catalog で表を渡せます）",
-           "where": "場所", "item": "項目", "rule": "計算", "cost": "{points}", "derived": "派生値",
-           "value": "値", "sum": "合計", "incomplete": "計算できない項目あり",
-           "catalog": "カタログ", "unreadable": "読み込めません",
-           "set": "いっしょに確認したファイルとの照合"},
-    "en": {"error": "error", "warning": "warning", "info": "info", "ok": "OK",
-           "total": "total", "budget": "budget {points}", "declared": "written", "invalid": "has errors",
-           "summary": "{n} checked, {bad} with errors: errors {errors}, warnings {warnings}, infos {infos}",
-           "party": "party ({members}): mean of experience + rank {mean}, floor {floor}",
-           "unit_level": ", unit level {level}",
-           "folded": "tables missing from the catalog (files: {files}): {tables}; not checked (give them with --catalog)",
-           "where": "where", "item": "item", "rule": "rule", "cost": "{points}", "derived": "derived value",
-           "value": "value", "sum": "total", "incomplete": "some items could not be evaluated",
-           "catalog": "catalog", "unreadable": "cannot be read",
-           "set": "checked against the files checked with it"},
-}
-# What each system's points are called (seed 000 ＵＰ, seed 003 ＰＰ).
-_POINTS = {"ja": {"up": "ＵＰ", "pp": "ＰＰ"}, "en": {"up": "UP", "pp": "PP"}}
 _STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 FOLDED_CODES = ("MG_CATALOG_TABLE_MISSING",)
 
@@ -54,7 +32,7 @@ class TextOptions:
 
 
 def text_options(lang: str = "ja", **options: Any) -> TextOptions:
-    return TextOptions(lang=lang if lang in _WORDS else "ja", **options)
+    return TextOptions(lang=lang if lang in ("ja", "en") else "ja", **options)
 
 
 def render_text(report: CheckReport, lang: str = "ja", **options: Any) -> str:
@@ -100,14 +78,22 @@ def _console(out: io.StringIO, opts: TextOptions):
                    width=opts.width or 200)
 
 
+@lru_cache(maxsize=2)
+def _words(lang: str) -> dict[str, str]:
+    """The report's words in ``lang`` (``report_*`` of core/texts.toml), without the prefix."""
+    return {k[7:]: v for k, v in texts(lang).items() if k.startswith("report_")}
+
+
 def _points(fr: FileReport, lang: str) -> str:
-    return _POINTS[lang].get(fr.system or "", "pt")
+    """What the system's points are called (seed 000 ＵＰ, seed 003 ＰＰ)."""
+    w = _words(lang)
+    return w.get(f"points_{fr.system}", w["points_other"])
 
 
 def _header(fr: FileReport, opts: TextOptions):
     from rich.text import Text
 
-    w = _WORDS[opts.lang]
+    w = _words(opts.lang)
     text = Text()
     text.append(fr.path, style="bold")
     text.append(": ")
@@ -147,7 +133,7 @@ def _print_findings(console, findings: Iterable[Finding], opts: TextOptions, ind
     from rich.cells import cell_len
     from rich.text import Text
 
-    w = _WORDS[opts.lang]
+    w = _words(opts.lang)
     rows = [(w[f.level.value], f.code, f.cell or f.pointer or "-", f.message(opts.lang), f.level, f)
             for f in findings]
     if not rows:
@@ -173,7 +159,7 @@ def _print_breakdown(console, fr: FileReport, opts: TextOptions) -> None:
     from rich import box
     from rich.table import Table
 
-    w = _WORDS[opts.lang]
+    w = _words(opts.lang)
     ev = fr.evaluation
     if ev.lines:
         table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
@@ -205,12 +191,12 @@ def _print_set_findings(console, report: CheckReport, opts: TextOptions) -> None
     for path, finding in report.set_findings:
         by_path.setdefault(path, []).append(finding)
     for path, findings in by_path.items():
-        console.print(Text(path, style="bold") + Text(": " + _WORDS[opts.lang]["set"]))
+        console.print(Text(path, style="bold") + Text(": " + _words(opts.lang)["set"]))
         _print_findings(console, findings, opts)
 
 
 def _print_party(console, party, opts: TextOptions) -> None:
-    w = _WORDS[opts.lang]
+    w = _words(opts.lang)
     if party.members:
         mean = f"{float(party.mean):.2f}".rstrip("0").rstrip(".")
         line = w["party"].format(members=party.members, mean=mean, floor=party.floor)
@@ -225,7 +211,7 @@ def _print_folded(console, files: list[FileReport], opts: TextOptions) -> None:
         return
     from rich.text import Text
 
-    w = _WORDS[opts.lang]
+    w = _words(opts.lang)
     tables = dict.fromkeys(str(f.params.get("label") if opts.lang == "ja" else f.params.get("table"))
                            for fr in files for f in fr.findings if f.code in FOLDED_CODES)
     sep = "、" if opts.lang == "ja" else ", "
@@ -237,6 +223,6 @@ def _print_folded(console, files: list[FileReport], opts: TextOptions) -> None:
 
 def _print_summary(console, report: CheckReport, opts: TextOptions) -> None:
     s = report.summary()
-    console.print(_WORDS[opts.lang]["summary"].format(n=s["files"], bad=s["invalid"], errors=s["errors"],
+    console.print(_words(opts.lang)["summary"].format(n=s["files"], bad=s["invalid"], errors=s["errors"],
                                                       warnings=s["warnings"], infos=s["infos"]),
                   style="bold" if report.valid else "bold red")

@@ -81,14 +81,18 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
     spread = jobs > 1 and len(files) > 1
     isolated = [i for i, p in enumerate(files)
                 if str(p) != STDIN and (spread or p.suffix.lower() in ISOLATED_SUFFIXES)]
-    in_process = [i for i in range(len(files)) if i not in set(isolated)]
+    apart = set(isolated)
+    in_process = [i for i in range(len(files)) if i not in apart]
+
+    def local(i: int) -> None:
+        done(i, _guarded(files[i], options, context))
+
     if isolated:
         _run_in_workers(files, isolated, options, context, max(1, min(jobs, len(isolated))), limits, done,
-                        first_local=in_process,
-                        local=lambda i: done(i, slimmed(check_one(files[i], options, context))))
+                        first_local=in_process, local=local)
     else:
         for i in in_process:
-            done(i, slimmed(check_one(files[i], options, context)))
+            local(i)
     report = CheckReport([r for r in reports if r is not None], options=options)
     run_set_checks(report)
     return report
@@ -97,6 +101,17 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
 def check_one(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
     """One file read and checked; never raises for what the file holds."""
     return check_source(read_source(path), options, context)
+
+
+def _guarded(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
+    """A file checked in this process: a bug of ours on it is that file's INPUT_CRASHED, as in a
+    worker, and the run goes on."""
+    try:
+        return slimmed(check_one(path, options, context))
+    except RecursionError:
+        return crashed(path, "nested too deeply")
+    except Exception as exc:
+        return crashed(path, f"{type(exc).__name__}: {exc}")
 
 
 def slimmed(report: FileReport) -> FileReport:

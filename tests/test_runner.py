@@ -78,3 +78,22 @@ def test_reports_arrive_in_input_order_and_agree_across_jobs(tmp_path) -> None:
         reports[jobs] = json.dumps(report.to_dict(), ensure_ascii=False, sort_keys=True)
         assert seen[jobs] == [fr.path for fr in report.files] == sorted(seen[jobs])
     assert reports[1] == reports[2]
+
+
+def test_a_bug_on_a_json_file_checked_in_process_costs_only_it(tmp_path, monkeypatch) -> None:
+    """JSON files are checked in this process with one job: a bug there is still that file's
+    INPUT_CRASHED, and the other files are checked."""
+    for p in sorted((SAMPLES / "up").glob("m-*.json")) + sorted((SAMPLES / "up").glob("s-*.json")):
+        (tmp_path / p.name).write_bytes(p.read_bytes())
+    real = runner.check_one
+
+    def reader(path, options, context):
+        if Path(path).name.startswith("s-"):
+            raise RuntimeError("a bug")
+        return real(path, options, context)
+
+    monkeypatch.setattr(runner, "check_one", reader)
+    report = check_files([tmp_path], jobs=1)
+    codes = {Path(fr.path).name: [f.code for f in fr.findings] for fr in report.files}
+    assert codes["s-real-robot.json"] == ["INPUT_CRASHED"]
+    assert codes["m-mobile-suit.json"] == []

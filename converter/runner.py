@@ -172,14 +172,15 @@ def _run_in_workers(files: list[Path], indices: list[int], options: Mapping[str,
             w.fill(queue, files)
         for i in first_local:  # JSON documents while the workers read workbooks
             local(i)
-        while any(w.pending for w in workers.values()):
+        while queue or any(w.pending for w in workers.values()):
             for conn in wait(list(workers), timeout=1.0):
                 w = workers[conn]
                 try:
                     index, report = conn.recv()
                 except (EOFError, OSError):  # the worker died on the file it was working on
                     w.process.join(5)
-                    done(w.pending[0], crashed(files[w.pending[0]], _death(w.process.exitcode)))
+                    if w.pending:
+                        done(w.pending[0], crashed(files[w.pending[0]], _death(w.process.exitcode)))
                     replace(w)
                     continue
                 w.finished(index)
@@ -240,13 +241,18 @@ class _Worker:
         return cls(process, parent)
 
     def fill(self, queue: list[int], files: list[Path]) -> None:
-        """Files from ``queue`` until IN_FLIGHT are pending."""
+        """Files from ``queue`` until IN_FLIGHT are pending. A file the worker can no longer be
+        sent (it died meanwhile: its death is read next) goes back to the front of ``queue``."""
         while queue and len(self.pending) < IN_FLIGHT:
+            index = queue.pop(0)
+            try:
+                self.conn.send((index, str(files[index])))
+            except OSError:  # BrokenPipeError: the worker is gone
+                queue.insert(0, index)
+                return
             if not self.pending:
                 self.started = time.monotonic()
-            index = queue.pop(0)
             self.pending.append(index)
-            self.conn.send((index, str(files[index])))
 
     def finished(self, index: int) -> None:
         """``index`` is done (the first pending); the next one has begun."""

@@ -97,3 +97,40 @@ def test_a_bug_on_a_json_file_checked_in_process_costs_only_it(tmp_path, monkeyp
     codes = {Path(fr.path).name: [f.code for f in fr.findings] for fr in report.files}
     assert codes["s-real-robot.json"] == ["INPUT_CRASHED"]
     assert codes["m-mobile-suit.json"] == []
+
+
+def test_files_for_a_worker_that_died_go_back_to_the_queue(tmp_path) -> None:
+    """A worker can die between two sends (the race CI once met: an abort while the next file was
+    being handed over): the file not delivered is queued again, not lost, and nothing raises."""
+    import multiprocessing
+
+    worker = runner._Worker.start(multiprocessing.get_context("fork"), {}, {}, Limits())
+    worker.process.kill()
+    worker.process.join()
+    queue = [0, 1, 2]
+    try:
+        worker.fill(queue, [tmp_path / f"{i}.xlsx" for i in queue])
+        assert queue == [0, 1, 2] and worker.pending == []
+    finally:
+        worker.stop()
+
+
+def test_a_worker_that_dies_at_once_is_replaced(tmp_path, monkeypatch) -> None:
+    """Workers that die before any file is sent cost no file: every file is still checked."""
+    folder = _folder(tmp_path, {})
+    real_start = runner._Worker.start.__func__
+    started: list[int] = []
+
+    def start(cls, ctx, options, context, limits):
+        w = real_start(cls, ctx, options, context, limits)
+        started.append(1)
+        if len(started) <= 2:  # the first two workers are dead before they are sent a file
+            w.process.kill()
+            w.process.join()
+        return w
+
+    monkeypatch.setattr(runner._Worker, "start", classmethod(start))
+    report = check_files([folder], jobs=2)
+    assert len(report.files) == len(list(folder.iterdir()))
+    assert all(fr.valid for fr in report.files), [fr.findings for fr in report.files if not fr.valid]
+    assert len(started) >= 3

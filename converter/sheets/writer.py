@@ -21,6 +21,7 @@ from . import kept
 from .layout import Table, a1, col_index, defined_name, parse_a1
 from .reader import opened, read_cells
 from .system_sheet import TRUE, FALSE
+from .xlsx_worksheet import worksheet_class
 
 if TYPE_CHECKING:
     from .system_sheet import Cached, SystemSheet
@@ -57,6 +58,7 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False,
                                    "strings_to_numbers": False, "strings_to_urls": False})
+    wb.worksheet_class = worksheet_class() or wb.worksheet_class
     wb.set_properties({"title": layout.title, "author": "mechasheet", "created": FIXED_DATE,
                        "comments": f"mechasheet template {layout.template}"})
     wb.set_custom_property("mechasheet.template", layout.template)

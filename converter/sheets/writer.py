@@ -117,6 +117,7 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
         else:
             writer.computed(ws, r, c, sheet.formula(comp["formula"]), value, comp["name"])
     sheet.finish(writer, ws_in)
+    writer.flush()
 
     # Identity, and what the cells cannot say.
     ws_data.write_string(0, 0, "template")
@@ -163,6 +164,17 @@ def cell_text(text: str) -> str:
 _LONE_SURROGATE = __import__("re").compile("[\ud800-\udfff]")
 
 
+def _column_runs(cells: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+    """``cells`` as ranges (first row, col, last row, col): runs of consecutive rows per column."""
+    runs: list[list[int]] = []
+    for r, c in sorted(set(cells), key=lambda rc: (rc[1], rc[0])):
+        if runs and runs[-1][1] == c and runs[-1][2] == r - 1:
+            runs[-1][2] = r
+        else:
+            runs.append([r, c, r, c])
+    return [(r0, c0, r1, c0) for r0, c0, r1, _ in runs]
+
+
 class SheetWriter:
     """Writes inputs (unlocked, validated) and computed cells (locked, with cached results)."""
 
@@ -174,6 +186,24 @@ class SheetWriter:
         self.lists = sheet.lists()
         self.doc: Mapping[str, Any] | None = None  # the document as shown (sheet.shown), for hooks
         self.cached: "Cached | None" = None
+        # Each worksheet's validation rules, in order of first use, with the cells they cover.
+        self._validations: dict[tuple[Any, str], tuple[dict[str, Any], list[tuple[int, int]]]] = {}
+
+    def validate(self, ws, r: int, c: int, rule: dict[str, Any]) -> None:
+        """``rule`` on cell (r, c); written once per rule and worksheet by :meth:`flush`."""
+        key = (ws, json.dumps(rule, ensure_ascii=False, sort_keys=True))
+        self._validations.setdefault(key, (rule, []))[1].append((r, c))
+
+    def flush(self) -> None:
+        """Each rule as one validation over all its cells: a table's column is one range, and
+        the sheet carries tens of validations instead of one per input cell."""
+        for (ws, _), (rule, cells) in self._validations.items():
+            ranges = _column_runs(cells)
+            (r0, c0, r1, c1) = ranges[0]
+            refs = " ".join(a1(first, col) if first == last else f"{a1(first, col)}:{a1(last, col)}"
+                            for first, col, last, _ in ranges)
+            ws.data_validation(r0, c0, r1, c1, {**rule, "multi_range": refs} if len(ranges) > 1 else rule)
+        self._validations.clear()
 
     def field(self, ws, fld, value) -> None:
         r, c = parse_a1(fld.cell)
@@ -192,7 +222,7 @@ class SheetWriter:
                 ws.write_string(r, c, FALSE, fmt)
             else:
                 ws.write_blank(r, c, None, fmt)
-            ws.data_validation(r, c, r, c, {"validate": "list", "source": [TRUE, FALSE]})
+            self.validate(ws, r, c, {"validate": "list", "source": [TRUE, FALSE]})
         elif kind in ("enum", "enum_int"):
             labels = dict(self.lists[list_id]) if list_id else {}
             if value is None:
@@ -205,7 +235,7 @@ class SheetWriter:
                     ws.write_string(r, c, shown, fmt)
             else:  # not in the list: kept as typed, so the check can name it
                 self._raw(ws, r, c, value, fmt)
-            ws.data_validation(r, c, r, c, {"validate": "list", "source": f"=list.{list_id}",
+            self.validate(ws, r, c, {"validate": "list", "source": f"=list.{list_id}",
                                             "error_title": "選択肢にありません",
                                             "error_message": "一覧から選んでください。"})
             if not in_table:
@@ -216,10 +246,10 @@ class SheetWriter:
                     "minimum": -10 ** 6 if lo is None else lo, "maximum": 10 ** 7 if hi is None else hi,
                     "error_title": "整数を入力してください",
                     "error_message": f"{'' if lo is None else lo}〜{'' if hi is None else hi} の整数を入力します。"}
-            ws.data_validation(r, c, r, c, rule)
+            self.validate(ws, r, c, rule)
         elif kind == "number":
             self._raw(ws, r, c, value, fmt)
-            ws.data_validation(r, c, r, c, {
+            self.validate(ws, r, c, {
                 "validate": "decimal", "criteria": "between",
                 "minimum": -10 ** 6 if lo is None else lo, "maximum": 10 ** 7 if hi is None else hi,
                 "error_title": "数値を入力してください",
@@ -227,7 +257,7 @@ class SheetWriter:
         elif kind == "suggest":
             # A dropdown of suggestions that takes any text too (a skill no list has).
             self._raw(ws, r, c, value, fmt)
-            ws.data_validation(r, c, r, c, {"validate": "list", "source": f"=list.{list_id}",
+            self.validate(ws, r, c, {"validate": "list", "source": f"=list.{list_id}",
                                             "error_type": "information",
                                             "error_title": "一覧にない名前です",
                                             "error_message": "このまま使えます（一覧にないものとして確認します）。"})

@@ -21,10 +21,21 @@ def test_no_feats_cost_nothing() -> None:
 
 
 def test_not_in_use_by_option() -> None:
-    """feats=unused: a sheet with feats has an error at /feats."""
-    pricing = priced(character(feats=[{"name": "精密射撃"}]), feats="unused")
+    """feats=unused (「ＧＭやプレイヤーがゲームに慣れていない場合、使用しなくてもよい」): the feats
+    listed are a warning at /feats, and cost nothing (issue 16.9)."""
+    pricing = priced(character(feats=[{"name": "精密射撃"}, {"name": "エース"}]), feats="unused")
     f = finding(pricing, "PP_FEATS_NOT_IN_USE")
-    assert f.level is Severity.ERROR and f.pointer == "/feats"
+    assert f.level is Severity.WARNING and f.pointer == "/feats" and f.params["count"] == 2
+    assert cost_at(pricing, "/feats/0") == cost_at(pricing, "/feats/1") == 0
+    assert pricing.total == 0
+    assert pricing.lines[0].rule == "選択ルール「特技」不使用 0"
+
+
+def test_not_in_use_prices_the_rest_as_usual() -> None:
+    """Only the feats go to 0 PP: a combat boost raised to 4 still costs 5 PP beside them."""
+    doc = character(feats=[{"name": "精密射撃"}], combat_boost=4)
+    assert priced(doc, feats="unused").total == 5
+    assert priced(doc).total == 10
 
 
 def test_unused_option_quiet_without_feats() -> None:

@@ -337,8 +337,10 @@ def _price_combat_boost(doc, t: PpTables, opts, out: Evaluation) -> None:
 
 
 def _price_feats(doc, t: PpTables, opts, out: Evaluation) -> None:
-    """特技 (optional rule): 5 PP each; the seed lists none, so any name goes."""
+    """特技 (optional rule): 5 PP each; the seed lists none, so any name goes. A table that does
+    not use the rule (「使用しなくてもよい」) is warned of the feats listed, and they cost nothing."""
     feats = as_list(doc.get("feats"))
+    in_use = opts.get("feats", "used") == "used"
     if feats:  # option feats
         out.find("PP_FEATS_NOT_IN_USE", "/feats", count=len(feats))
     seen: set[str] = set()
@@ -350,8 +352,12 @@ def _price_feats(doc, t: PpTables, opts, out: Evaluation) -> None:
         if name_key(name) in seen:
             out.find("PP_FEAT_DUPLICATE", pointer("feats", i, "name"), name=name)
         seen.add(name_key(name))
-        out.add(pointer("feats", i), f"特技「{name}」", f"特技１つ {t.feat_price}", t.feat_price,
-                item_en=f"Feat '{name}'", rule_en=f"one feat {t.feat_price}")
+        if in_use:
+            out.add(pointer("feats", i), f"特技「{name}」", f"特技１つ {t.feat_price}", t.feat_price,
+                    item_en=f"Feat '{name}'", rule_en=f"one feat {t.feat_price}")
+        else:
+            out.add(pointer("feats", i), f"特技「{name}」", "選択ルール「特技」不使用 0", 0,
+                    item_en=f"Feat '{name}'", rule_en="optional feat rule not in use: 0")
 
 
 # --- ■イニシアティブ値 ------------------------------------------------------------------------------

@@ -143,7 +143,7 @@ class PpFormulas:
 
     # --- 特技 ---------------------------------------------------------------------------------
     def feat_cost(self, table: Table, i: int) -> str:
-        return f'=IF({table.cell("name", i, True)}="","",rules.feat.per)'
+        return f'=IF({table.cell("name", i, True)}="","",IF(pp.options.feats="unused",0,rules.feat.per))'
 
     # --- 合計 ---------------------------------------------------------------------------------
     def attributes_cost(self) -> str:

@@ -94,10 +94,6 @@ class PpSheet(SystemSheet):
                 _red(writer, ws, first, table.col(f"{_SLOTS}.{slot}.level"), last,
                      f'AND({name}<>"",{sname}<>"",{f.level_ok(level)},ISNUMBER({slevel}),'
                      f'{slevel}>rules.specialization.max)')
-        elif table.id == "feats":
-            # PP_FEATS_NOT_IN_USE: the rules sheet's 特技 option set to unused
-            _red(writer, ws, first, table.col("name"), last,
-                 f'AND({ref("name")}<>"",pp.options.feats="unused")')
         elif table.id in ("weapons", "alt_speeds"):
             t = tables()
             described = t.weapon_fields if table.id == "weapons" else [t.machine_field("speed")]

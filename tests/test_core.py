@@ -54,7 +54,12 @@ def test_pp_name_key_python_and_excel() -> None:
     spellings = ["〈知識／戦術〉", "＜知識/戦術＞", "知識/戦術", " 知識／戦術 ", "【知識/戦術】"]
     assert {names.python(s) for s in spellings} == {"知識/戦術"}
     assert {names.excel_value(s) for s in spellings} == {"知識/戦術"}
-    assert "ASC" not in names.excel("A1")  # pp's sheet does not fold width (no ASC)
+    # Width and case (issue 16.9): ＡＩ, ａｉ, 〈ai〉 and AI are one skill, in the engine as in the sheet,
+    # which folds width with ASC (ｵﾍﾟﾚｰｼｮﾝ and オペレーション alike too).
+    for group in (["ＡＩ", "ａｉ", "〈ai〉", "AI"], ["ｵﾍﾟﾚｰｼｮﾝ", "オペレーション"]):
+        assert len({names.python(s) for s in group}) == 1, group
+        assert len({names.excel_value(s) for s in group}) == 1, group
+    assert names.excel("A1").count("UPPER(ASC(A1))") == 1
 
 
 def test_evaluation_is_complete_until_something_is_skipped() -> None:

@@ -79,6 +79,25 @@ def context_case() -> dict:
     return d
 
 
+# A group's list with a Latin-letter skill, typed in other widths and cases (issue 16.9).
+WIDTH_SKILLS = ["AI", {"name": "ｵﾍﾟﾚｰｼｮﾝ", "attribute": "mind"}]
+
+
+def widths_case() -> dict:
+    """The ordinary person with ＡＩ (full width), ai (lower case) and オペレーション (full-width
+    katakana where the list has half width): each the group's skill, in the sheet as in the engine."""
+    d = load(ROOT / "samples" / "pp" / "ordinary_person.json")
+    d["skills"] += [{"name": "ＡＩ", "level": 2}, {"name": "オペレーション", "level": 1}]
+    d.pop("declared_total")
+    return d
+
+
+def widths_lower_case() -> dict:
+    d = widths_case()
+    d["skills"][-2]["name"] = "〈ai〉"
+    return d
+
+
 @dataclass
 class Case:
     """One workbook of the LibreOffice run: what was written, and where its probes are."""
@@ -98,6 +117,9 @@ def cases() -> list[Case]:
     out += [Case(f"{p.stem}.edited", load(p)) for p in PP_SAMPLES]
     out.append(Case("strict", strict_case(), options=dict(STRICT)))
     out.append(Case("context", context_case(), context={"skills": CONTEXT_SKILLS}))
+    out.append(Case("widths", widths_case(), options=dict(STRICT), context={"skills": WIDTH_SKILLS}))
+    out.append(Case("widths-lower", widths_lower_case(), options=dict(STRICT),
+                    context={"skills": WIDTH_SKILLS}))
     out += [Case(f"generated-{k:02d}", doc) for k, doc in enumerate(generated_characters())]
     return out
 
@@ -151,5 +173,5 @@ def pp_workbooks(tmp_path_factory) -> dict[str, Case]:
     return {c.name: c for c in all_cases}
 
 
-__all__ = ["BROKEN_PP", "CONTEXT_SKILLS", "Case", "GENERATED_PP", "HELPER_COL", "PP_SAMPLES", "ROOT",
+__all__ = ["BROKEN_PP", "CONTEXT_SKILLS", "WIDTH_SKILLS", "Case", "GENERATED_PP", "HELPER_COL", "PP_SAMPLES", "ROOT",
            "STRICT", "cell_of", "edited", "generated_characters", "load", "pp_workbooks"]

@@ -250,7 +250,8 @@ def test_group_skill_list_comes_back_as_context(tmp_path: Path):
 
 # --- LibreOffice: formulas -----------------------------------------------------------------------
 
-ALL_CASES = (["template"] + [p.stem for p in PP_SAMPLES + BROKEN_PP] + ["strict", "context"]
+ALL_CASES = (["template"] + [p.stem for p in PP_SAMPLES + BROKEN_PP]
+             + ["strict", "context", "widths", "widths-lower"]
              + [f"generated-{k:02d}" for k in range(GENERATED_PP)])
 
 
@@ -327,7 +328,7 @@ def red_cells(case: Case) -> set[str]:
             if wb[helper.split("!")[0]][helper.split("!")[1]].value == 1}
 
 
-RED_CASES = ([p.stem for p in PP_SAMPLES + BROKEN_PP] + ["strict", "context"]
+RED_CASES = ([p.stem for p in PP_SAMPLES + BROKEN_PP] + ["strict", "context", "widths", "widths-lower"]
              + [f"generated-{k:02d}" for k in range(GENERATED_PP)])
 
 
@@ -338,6 +339,19 @@ def test_red_cells_are_exactly_the_faulty_fields(name: str, pp_workbooks, tmp_pa
     ones; 特技, an unlisted skill and 【社会】0 under the strict readings."""
     case = pp_workbooks[name]
     assert red_cells(case) == expected_red(case, tmp_path)
+
+
+@pytest.mark.parametrize("name", ["widths", "widths-lower"])
+def test_a_listed_skill_in_another_width_is_the_same_skill(name: str, pp_workbooks):
+    """ＡＩ, 〈ai〉 and full-width オペレーション are the group's AI and ｵﾍﾟﾚｰｼｮﾝ: the engine finds no
+    unknown skill under unknown_skills=reject, and LibreOffice marks none red (issue 16.9)."""
+    case = pp_workbooks[name]
+    skills = [parse_entry(e, "context") for e in case.context["skills"]]
+    pricing = price_character(case.doc, case.options, skills=skills)
+    assert [f.code for f in pricing.findings if f.code == "PP_SKILL_UNKNOWN"] == []
+    wb = openpyxl.load_workbook(case.written)
+    typed = {cell_of(wb, "pp.skills.name", i) for i in range(len(case.doc["skills"]))}
+    assert red_cells(case) & typed == set()
 
 
 def test_each_broken_sample_turns_its_cell_red(pp_workbooks):

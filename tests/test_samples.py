@@ -181,6 +181,10 @@ EXPECTED: dict[str, dict[str, set[tuple[str, str]]]] = {
         "errors": {("UP_WEAPON_RANGE", "/weapons/0/range"),
                    ("UP_VARIANT_BASE_MISSING", "/weapons/1/variant_of")},
     },
+    # 「元になった武器とそこから派生した武器の２つのみ」: a second variant of ビームライフル.
+    "second-variant.json": {
+        "errors": {("UP_VARIANT_SECOND", "/weapons/2/variant_of")},
+    },
 }
 
 # Known checker bugs: the expectation above is right, the checker reports one problem twice.

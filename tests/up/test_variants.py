@@ -127,12 +127,37 @@ def test_variant_of_a_variant_is_an_error() -> None:
     assert cost_at(p, "/weapons/2") == 340
 
 
-def test_a_base_may_have_several_variants() -> None:
-    """Each variant pairs with the base on its own."""
+def test_a_second_variant_of_one_base_is_an_error() -> None:
+    """「このルールを適用できるのは、元になった武器とそこから派生した武器の２つのみとなる」: a second
+    variant of 本体 is UP_VARIANT_SECOND, an error naming the base and the first variant; each is
+    still priced as a variant (300 × 1/4 = 75, 280 × 1/4 = 70) so the total stays comparable."""
     p = priced(unit(weapons=[BASE, variant(accuracy=30), {**variant(range=2), "name": "派生２"}]))
     assert cost_at(p, "/weapons/1") == 75
     assert cost_at(p, "/weapons/2") == 70  # 280 / 4
+    assert found(p) == [("UP_VARIANT_SECOND", "/weapons/2/variant_of")]
+    f = finding(p, "UP_VARIANT_SECOND")
+    assert f.level is Severity.ERROR and f.params["base"] == "本体" and f.params["first"] == "派生"
+    assert f.message() == ("「本体」の撃ち分けは「派生」に続いて２つ目です"
+                         "（撃ち分けは元の武器とそこから派生した武器の２つのみ）")
+
+
+def test_a_second_variant_may_be_relaxed_to_a_warning() -> None:
+    """variants_per_base=warning: the GM allows it; the same finding, as a warning; a third too."""
+    third = {**variant(range=3), "name": "派生３"}
+    p = priced(unit(weapons=[BASE, variant(accuracy=30), {**variant(range=2), "name": "派生２"}, third]),
+               variants_per_base="warning")
+    assert found(p) == [("UP_VARIANT_SECOND", "/weapons/2/variant_of"),
+                        ("UP_VARIANT_SECOND", "/weapons/3/variant_of")]
+    assert {f.level for f in p.findings} == {Severity.WARNING}
+
+
+def test_two_bases_each_with_one_variant_are_fine() -> None:
+    """「あるユニットがこうした武器の組み合わせを複数持つことは可能」: two pairs, no finding."""
+    other = {**BASE, "name": "別本体"}
+    p = priced(unit(weapons=[BASE, variant(accuracy=30), other,
+                             {**BASE, "name": "別派生", "variant_of": "別本体", "range": 2}]))
     assert found(p) == []
+    assert cost_at(p, "/weapons/3") == 70
 
 
 def test_dropping_post_move_is_a_change() -> None:

@@ -453,6 +453,7 @@ def price_weapons(doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
     total = 0
     budget = _int(doc.get("budget"))
     fractions = t.raw["variants"]
+    first_variant: dict[int, int] = {}  # a base weapon's index → its first variant's
     for i, w in enumerate(weapons):
         where = pointer("weapons", i)
         wp = prices[i]
@@ -470,6 +471,10 @@ def price_weapons(doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
             elif weapons[j].get("variant_of"):
                 out.find("UP_VARIANT_CHAIN", where + "/variant_of", name=base_name)
             else:
+                if j in first_variant:  # only the original and one derived weapon (seed 000, 撃ち分け)
+                    out.find("UP_VARIANT_SECOND", where + "/variant_of", base=base_name,
+                             first=weapons[first_variant[j]].get("name", ""))
+                first_variant.setdefault(j, i)
                 changes = variant_changes(w, weapons[j], t)
                 row = next((r for r in fractions if changes <= r["max_changes"]), None)
                 if changes == 0:

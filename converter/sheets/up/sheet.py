@@ -103,6 +103,17 @@ class UpSheet(SystemSheet):
             "type": "formula", "format": writer.fmt["bad"],
             "criteria": f'=AND({ua}<>"",IF({ut}="{en}",ISNA(MATCH({ua},rules.usage.1,0)),'
                         f'ISNA(MATCH({ua},rules.usage.2,0))))'})
+        # Red: a second variant of one base weapon (UP_VARIANT_SECOND, an error under
+        # variants_per_base=one): an earlier row names the same base, which is a weapon here and
+        # not itself a variant.
+        vc = table.col("variant_of")
+        vo, first_vo = a1(hr + 1, vc), a1(hr + 1, vc, True)
+        names, bases = table.column_name("name"), table.column_name("variant_of")
+        base = f"MATCH({vo},{names},0)"
+        ws.conditional_format(hr + 1, vc, hr + table.rows, vc, {
+            "type": "formula", "format": writer.fmt["bad"],
+            "criteria": f'=AND({vo}<>"",up.options.variants_per_base="one",COUNTIF({first_vo}:{vo},{vo})>1,'
+                        f'NOT(ISNA({base})),IFERROR(INDEX({bases},{base})="",FALSE))'})
         # Red: a weapon over 1/5 of the budget or below zero (UP_WEAPON_OVER_CAP, UP_WEAPON_NEGATIVE).
         cost = table.col("cost")
         budget = self._abs("/budget")

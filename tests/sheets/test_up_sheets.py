@@ -273,3 +273,27 @@ def test_effect_without_a_column_is_kept(tmp_path: Path):
     doc["weapons"][0].setdefault("effects", []).append({"id": "homebrew_stun", "level": 2})
     back, _, _ = read_sheet(write_sheet(doc, tmp_path / "u.xlsx"))
     assert {"id": "homebrew_stun", "level": 2} in back["weapons"][0]["effects"]
+
+
+def test_libreoffice_ability_floor_follows_the_rules_sheet(tmp_path: Path):
+    """ability_floor=minus50 on the ルール sheet (issue 16.3): LibreOffice floors an ability at
+    −80 % and a 限界突破 morale boost at −50 %, as the engine does (80 → 40, 180 → 90); the default
+    −70 % gives 24 and 54."""
+    from tests.up.conftest import unit
+    from .libreoffice import recalculate
+
+    doc = unit(abilities=[{"id": "mind_block", "en_cost": 20, "morale": "confident"}],
+               morale_boosts=[{"stat": "power", "raise": 10, "morale": "limit_break"}])
+    paths = []
+    for floor in ("minus50", "minus70"):
+        paths.append(tmp_path / f"{floor}.xlsx")
+        paths[-1].write_bytes(sheet_bytes(doc, {"ability_floor": floor}))
+    got = recalculate(paths, tmp_path / "out", tmp_path / "profile")
+    for path, floor, (ability, boost) in zip(got, ("minus50", "minus70"), ((40, 90), (24, 54))):
+        wb = _open(path)
+        pricing = price(doc, {"ability_floor": floor})
+        lines = {line.pointer: line.cost for line in pricing.lines}
+        assert (lines["/abilities/0"], lines["/morale_boosts/0"]) == (ability, boost)
+        assert table_values(wb, "abilities", "cost")[0] == ability
+        assert table_values(wb, "morale_boosts", "cost")[0] == boost
+        assert named_values(wb)["up.totals.computed"] == pricing.total

@@ -214,6 +214,16 @@ def test_ability_discounts_floor_at_seventy_percent() -> None:
     assert cost_at(p, "/abilities/0") == 24
 
 
+def test_ability_floor_as_weapons_by_option() -> None:
+    """ability_floor=minus50: the same −80 % floored at −50 % as a weapon's (seed 000 floors weapons
+    only 「その他の制限と組み合わせて−５０％未満にはならない」): 80 → 40; −50 % itself is not touched (ＥＮ消費20 alone: 40)."""
+    doc = unit(abilities=[{"id": "mind_block", "en_cost": 20, "morale": "confident"},
+                          {"id": "mind_block", "en_cost": 20}])
+    p = priced(doc, ability_floor="minus50")
+    assert cost_at(p, "/abilities/0") == 40 and cost_at(p, "/abilities/1") == 40
+    assert cost_at(priced(doc), "/abilities/1") == 40
+
+
 def test_barrier_with_en_cost() -> None:
     """バリア１ 装甲+10 (135) with ＥＮ消費10 (−30 %): 94.5 → 95."""
     assert ability_cost({"id": "barrier1", "armor": 10, "en_cost": 10}) == 95

@@ -165,6 +165,16 @@ def test_morale_boost_discount(morale: str, cost: int) -> None:
     assert found(p) == []
 
 
+def test_morale_boost_floor_by_option() -> None:
+    """ability_floor=minus50: パワー+10 on M (180 UP) at 限界突破 (−70 %) pays 180 × 0.5 = 90,
+    not 54; 超強気 (−50 %) is 90 either way."""
+    boost = {"stat": "power", "raise": 10, "morale": "limit_break"}
+    assert cost_at(priced(unit(morale_boosts=[boost]), ability_floor="minus50"), "/morale_boosts/0") == 90
+    assert cost_at(priced(unit(morale_boosts=[boost])), "/morale_boosts/0") == 54
+    boost["morale"] = "super_confident"
+    assert cost_at(priced(unit(morale_boosts=[boost]), ability_floor="minus50"), "/morale_boosts/0") == 90
+
+
 def test_morale_boost_rounds_half_up() -> None:
     """装甲+1 on M at 強気: 15 × 0.7 = 10.5 → 11 (round half up)."""
     p = priced(unit(morale_boosts=[{"stat": "armor", "raise": 1, "morale": "confident"}]))

@@ -14,10 +14,12 @@ from .document import list_at, morale_percent, percent_text, table_key
 from .tables import Size, UpTables
 
 
-def price_abilities(doc: Mapping[str, Any], size: Size, t: UpTables, out: Evaluation) -> None:
-    """One line per special ability: its base price, then its percentages with the floor."""
+def price_abilities(doc: Mapping[str, Any], size: Size, t: UpTables, opts: Mapping[str, str],
+                    out: Evaluation) -> None:
+    """One line per special ability: its base price, then its percentages with the floor
+    (option ``ability_floor``)."""
     stats = doc.get("stats") if isinstance(doc.get("stats"), Mapping) else {}
-    floor = t.raw["ability_rules"]["percent_floor"]
+    floor = t.raw["ability_rules"]["percent_floor"][opts["ability_floor"]]
     for i, ab in enumerate(list_at(doc, "abilities", out)):
         where = pointer("abilities", i)
         aid = table_key(ab.get("id")) if isinstance(ab, Mapping) else None

@@ -40,9 +40,9 @@ def price_unit(doc: Mapping[str, Any], opts: Mapping[str, str]) -> Evaluation:
     price_stats(doc, size, t, opts, out)
     price_movement(doc, size, t, out)
     price_terrain(doc, t, opts, out)
-    price_morale_boosts(doc, size, t, out)
+    price_morale_boosts(doc, size, t, opts, out)
     weapons_total = price_weapons(doc, t, opts, out)
-    price_abilities(doc, size, t, out)
+    price_abilities(doc, size, t, opts, out)
     price_transformation(doc, t, out)
 
     if out.budget is not None and out.total > out.budget:

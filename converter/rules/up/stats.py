@@ -168,10 +168,12 @@ def price_terrain(doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
 
 # --- 気力制限付きの能力値上昇 ---------------------------------------------------------------------
 
-def price_morale_boosts(doc: Mapping[str, Any], size: Size, t: UpTables, out: Evaluation) -> None:
-    """Stat raises that hold only at some 気力: the raise's cost with the 気力 percentage."""
+def price_morale_boosts(doc: Mapping[str, Any], size: Size, t: UpTables, opts: Mapping[str, str],
+                        out: Evaluation) -> None:
+    """Stat raises that hold only at some 気力: the raise's cost with the 気力 percentage, floored
+    (option ``ability_floor``)."""
     stats = doc.get("stats") if isinstance(doc.get("stats"), Mapping) else {}
-    floor = t.raw["ability_rules"]["percent_floor"]
+    floor = t.raw["ability_rules"]["percent_floor"][opts["ability_floor"]]
     for i, boost in enumerate(list_at(doc, "morale_boosts", out)):
         where = pointer("morale_boosts", i)
         if not isinstance(boost, Mapping):

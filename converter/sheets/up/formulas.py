@@ -108,7 +108,7 @@ class UpFormulas:
     # --- 気力によるステータス上昇 --------------------------------------------------------------
     def boost_cost(self, table: Table, i: int) -> str:
         stat, rse, mor = (table.cell(k, i, True) for k in ("stat", "raise", "morale"))
-        floor = self.t.raw["ability_rules"]["percent_floor"]
+        floor = ability_floor()
         sid = f'MATCH({stat},list.stats,0)'
         # Column of the stat's step and price in rules.sizes: 3 + 4*(index) (+1 for step, +3 price).
         row = f"MATCH({self.size},list.sizes,0)"
@@ -352,7 +352,7 @@ class UpFormulas:
               f'IF({kind}="{lab("multi_seat")}",{c("level")}*{ab["multi_seat"]["price_per_level"]},'
               f'IF({kind}="{lab("no_manipulator")}",{base_up}/{ab["no_manipulator"]["base_up_divisor"]},'
               f'NA())))))))))')
-        floor = t.raw["ability_rules"]["percent_floor"]
+        floor = ability_floor()
         pct = (f'MAX({floor},IF(AND({kind}="{lab("shield")}",{c("narrowed")}="{TRUE}"),{shield["narrowed_percent"]},0)'
                f'+IF({c("en_cost")}="",0,VLOOKUP({c("en_cost")},rules.ability_en,2,FALSE))'
                f'+IF({c("morale")}="",0,VLOOKUP({c("morale")},rules.morale,2,FALSE)))')
@@ -412,6 +412,19 @@ class UpFormulas:
 
     def base_up_cell(self) -> str:
         return f'=IFERROR({self.base_up()},"")'
+
+
+def ability_floor() -> str:
+    """The floor of an ability's or a morale boost's percentages, as the ルール sheet's
+    ``ability_floor`` choice gives it (the tables' row per value, the default last)."""
+    t = tables()
+    floors = t.raw["ability_rules"]["percent_floor"]
+    default = t.raw["options"]["ability_floor"]["default"]
+    expr = str(floors[default])
+    for value, floor in floors.items():
+        if value != default:
+            expr = f'IF(up.options.ability_floor="{value}",{floor},{expr})'
+    return expr
 
 
 def _frac(value) -> tuple[int, int]:

@@ -297,3 +297,24 @@ def test_libreoffice_ability_floor_follows_the_rules_sheet(tmp_path: Path):
         assert table_values(wb, "abilities", "cost")[0] == ability
         assert table_values(wb, "morale_boosts", "cost")[0] == boost
         assert named_values(wb)["up.totals.computed"] == pricing.total
+
+
+def test_libreoffice_melee_map_reduction_follows_the_rules_sheet(tmp_path: Path):
+    """melee_map_not_p on the ルール sheet (issue 16.4): LibreOffice prices a melee 自機中心型
+    that is not P at 68 (−30 % applied) or 80 (withheld), as the engine does."""
+    from tests.up.conftest import melee, unit
+    from .libreoffice import recalculate
+
+    doc = unit(weapons=[melee(map={"type": "self_centered"})])
+    readings = ("apply", "withhold")
+    paths = []
+    for value in readings:
+        paths.append(tmp_path / f"{value}.xlsx")
+        paths[-1].write_bytes(sheet_bytes(doc, {"melee_map_not_p": value}))
+    got = recalculate(paths, tmp_path / "out", tmp_path / "profile")
+    for path, value, cost in zip(got, readings, (68, 80)):
+        pricing = price(doc, {"melee_map_not_p": value})
+        assert next(line.cost for line in pricing.lines if line.pointer == "/weapons/0") == cost
+        wb = _open(path)
+        assert table_values(wb, "weapons", "cost")[0] == cost
+        assert named_values(wb)["up.totals.computed"] == pricing.total

@@ -93,3 +93,21 @@ def test_unknown_combo_is_an_error() -> None:
     """An unknown combo choice is UP_WEAPON_COMBO."""
     p = priced(unit(weapons=[melee(combo="triple")]))
     assert found(p) == [("UP_WEAPON_COMBO", "/weapons/0/combo")]
+
+
+def test_melee_map_weapon_not_p_takes_the_melee_reduction() -> None:
+    """A MAP weapon is bought like a normal weapon, then modified 「通常の格闘・射撃武器と同じように
+    取得し、その後…修正を加える」 (issue 16.4): a melee 自機中心型 that is not P pays
+    40 × (100 − 30 + 100) % = 68; ranged weapons are untouched by the option."""
+    doc = unit(weapons=[melee(map={"type": "self_centered"}), ranged(map={"type": "self_centered"})])
+    default, withheld = priced(doc), priced(doc, melee_map_not_p="withhold")
+    assert cost_at(default, "/weapons/0") == 68
+    assert cost_at(withheld, "/weapons/0") == 80  # 40 × (100 + 100) %
+    assert cost_at(default, "/weapons/1") == cost_at(withheld, "/weapons/1")
+
+
+def test_withholding_leaves_a_normal_melee_weapon_alone() -> None:
+    """melee_map_not_p=withhold concerns MAP weapons only: a plain melee weapon made non-P still
+    takes −30 % (40 → 28)."""
+    doc = unit(weapons=[melee(post_move=False)])
+    assert cost_at(priced(doc, melee_map_not_p="withhold"), "/weapons/0") == 28

@@ -155,7 +155,9 @@ def price_weapon(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables,
     else:
         p_mark = "P" if post_move and kind == "ranged" else ""
         wp.part(f"射程{rng}{p_mark}", price, f"range {rng}{p_mark}")
-    if kind == "melee" and not post_move:
+    # A MAP weapon is bought like a normal one, then modified 「通常の格闘・射撃武器と同じように取得し、
+    # その後…修正を加える」: a melee one that is not P takes the −30 % too, unless a table withholds it.
+    if kind == "melee" and not post_move and not (w.get("map") and opts["melee_map_not_p"] == "withhold"):
         wp.percent("移動後攻撃不可", t.raw["melee"]["not_post_move_percent"], "no attack after moving")
     min_range = _int(w.get("min_range", 1))
     if min_range is None or min_range < 1 or (rng is not None and min_range > rng):

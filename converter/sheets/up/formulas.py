@@ -229,7 +229,8 @@ class UpFormulas:
                    f'+IF({pv},{opt["post_move_percent"]},0)+IF({c("map.friend_foe")}="{TRUE}",{opt["friend_foe_percent"]},0))')
         combo = f'IF({c("combo")}="",0,VLOOKUP({c("combo")},rules.combo,2,FALSE))'
         morale = f'IF({c("morale")}="",0,VLOOKUP({c("morale")},rules.morale,2,FALSE))'
-        not_p = f'IF(AND({melee},NOT({pv})),{raw["melee"]["not_post_move_percent"]},0)'
+        not_p = (f'IF(AND({melee},NOT({pv}),OR({c("map.type")}="",up.options.melee_map_not_p<>"withhold")),'
+                 f'{raw["melee"]["not_post_move_percent"]},0)')
         pct = f'{not_p}+{self._usage_pct(c)}+{self._terrain_pct(c)}+{map_pct}+{combo}+{eff_pct}+{morale}'
         floor = raw["effects_rules"]["percent_floor"]
         return (f'=IF({c("name")}="","",IFERROR(INT(({parts})*(100+MAX({floor},{pct}))/100+0.5),""))')

@@ -36,6 +36,16 @@ def a1(row: int, col: int, absolute: bool = False) -> str:
     return f"{d}{col_letter(col)}{d}{row + 1}"
 
 
+def sheet_prefix(sheet: str) -> str:
+    """``'Sheet'!``: the start of a reference into ``sheet`` (quoted for Japanese names)."""
+    return f"'{sheet}'!"
+
+
+def sheet_cell(sheet: str, row: int, col: int) -> str:
+    """The absolute reference of one cell of ``sheet``, as a defined name points at it."""
+    return sheet_prefix(sheet) + a1(row, col, True)
+
+
 @dataclass(frozen=True)
 class Field:
     """One scalar input cell."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import re
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -18,7 +19,7 @@ from ..core.errors import OutputError
 from ..core.pointers import get, pointer
 from ..rules.options import resolve_options
 from . import kept
-from .layout import Table, a1, col_index, defined_name, parse_a1
+from .layout import Table, a1, col_index, defined_name, parse_a1, sheet_cell
 from .reader import opened, read_cells
 from .system_sheet import TRUE, FALSE
 from .xlsx_worksheet import worksheet_class
@@ -122,7 +123,7 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
     # Identity, and what the cells cannot say.
     ws_data.write_string(0, 0, "template")
     ws_data.write_string(0, 1, layout.template)
-    wb.define_name("mechasheet.template", f"='{layout.data_sheet}'!$B$1")
+    wb.define_name("mechasheet.template", "=" + sheet_cell(layout.data_sheet, 0, 1))
     kept.write(wb, ws_data, layout.data_sheet, sheet.system, kept_text)
 
     for ws in worksheets.values():
@@ -161,7 +162,7 @@ def cell_text(text: str) -> str:
     return split_for_cells(text)[0] if len(text) > 16_383 else text
 
 
-_LONE_SURROGATE = __import__("re").compile("[\ud800-\udfff]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _column_runs(cells: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
@@ -264,7 +265,7 @@ class SheetWriter:
         else:
             self._raw(ws, r, c, value, fmt)
         if name:
-            self.wb.define_name(name, f"='{ws.name}'!{a1(r, c, True)}")
+            self.wb.define_name(name, "=" + sheet_cell(ws.name, r, c))
 
     def not_in_list(self, ws, first_row: int, col: int, last_row: int, list_id: str) -> None:
         """Red where a cell holds a value its dropdown does not offer (pasted or legacy)."""
@@ -288,7 +289,7 @@ class SheetWriter:
     def computed(self, ws, r: int, c: int, formula: str, value: Any, name: str | None = None) -> None:
         ws.write_formula(r, c, formula, self.fmt["calc"], "" if value is None else value)
         if name:
-            self.wb.define_name(name, f"='{ws.name}'!{a1(r, c, True)}")
+            self.wb.define_name(name, "=" + sheet_cell(ws.name, r, c))
 
     def table(self, ws, table: Table, rows: list[Any], cached: "Cached") -> None:
         first_col = col_index(table.first_col)

@@ -50,7 +50,8 @@ def test_every_name_in_context(context: str) -> None:
 def test_the_sheets_formulas() -> None:
     """Each formula our templates write, prepared both ways."""
     from converter.sheets import template_bytes
-    import zipfile, io
+    import io
+    import zipfile
 
     for system in ("up", "mailgear", "pp"):
         with zipfile.ZipFile(io.BytesIO(template_bytes(system))) as package:

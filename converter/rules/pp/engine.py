@@ -340,7 +340,7 @@ def _price_feats(doc, t: PpTables, opts, out: Evaluation) -> None:
     """特技 (optional rule): 5 PP each; the seed lists none, so any name goes. A table that does
     not use the rule (「使用しなくてもよい」) is warned of the feats listed, and they cost nothing."""
     feats = as_list(doc.get("feats"))
-    in_use = opts.get("feats", "used") == "used"
+    in_use = opts["feats"] == "used"
     if feats:  # option feats
         out.find("PP_FEATS_NOT_IN_USE", "/feats", count=len(feats))
     seen: set[str] = set()

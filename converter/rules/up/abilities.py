@@ -19,7 +19,7 @@ def price_abilities(doc: Mapping[str, Any], size: Size, t: UpTables, opts: Mappi
     """One line per special ability: its base price, then its percentages with the floor
     (option ``ability_floor``)."""
     stats = doc.get("stats") if isinstance(doc.get("stats"), Mapping) else {}
-    floor = t.raw["ability_rules"]["percent_floor"][opts["ability_floor"]]
+    floor = t.ability_floor(opts)
     for i, ab in enumerate(list_at(doc, "abilities", out)):
         where = pointer("abilities", i)
         aid = table_key(ab.get("id")) if isinstance(ab, Mapping) else None

@@ -173,7 +173,7 @@ def price_morale_boosts(doc: Mapping[str, Any], size: Size, t: UpTables, opts: M
     """Stat raises that hold only at some 気力: the raise's cost with the 気力 percentage, floored
     (option ``ability_floor``)."""
     stats = doc.get("stats") if isinstance(doc.get("stats"), Mapping) else {}
-    floor = t.raw["ability_rules"]["percent_floor"][opts["ability_floor"]]
+    floor = t.ability_floor(opts)
     for i, boost in enumerate(list_at(doc, "morale_boosts", out)):
         where = pointer("morale_boosts", i)
         if not isinstance(boost, Mapping):

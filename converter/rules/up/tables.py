@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Mapping
 
 from ..tables_file import load_tables
 
@@ -90,6 +90,11 @@ class UpTables:
 
     def max_melee_range(self) -> int:
         return len(self.raw["melee"]["range_prices"])
+
+    def ability_floor(self, opts: Mapping[str, str]) -> int:
+        """The floor of an ability's or a morale boost's summed percentages under ``opts``
+        (option ``ability_floor``: a row of ``[ability_rules] percent_floor``)."""
+        return self.raw["ability_rules"]["percent_floor"][opts["ability_floor"]]
 
 
 @lru_cache(maxsize=1)

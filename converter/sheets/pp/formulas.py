@@ -13,13 +13,9 @@ A ladder from ``start`` to ``v`` where each new value costs ``per`` × the value
 from __future__ import annotations
 
 from ...rules.pp.tables import ATTRIBUTE_IDS, tables
-from ..layout import Layout, Table, col_letter, parse_a1
+from ..layout import Layout, Table, col_letter, parse_a1, sheet_prefix
 from .rules_sheet import key_formula
 from ..system_sheet import TRUE
-
-
-def _q(sheet: str) -> str:
-    return f"'{sheet}'!"
 
 
 def _ladder(per: str, value: str, start: str) -> str:
@@ -37,7 +33,7 @@ class PpFormulas:
     def __init__(self, layout: Layout) -> None:
         self.l = layout
         self.t = tables()
-        self.inp = _q(layout.input_sheet)
+        self.inp = sheet_prefix(layout.input_sheet)
         self.ab = layout.raw["attribute_block"]
         self.fields = {f.pointer: f for f in layout.fields}
 
@@ -45,7 +41,7 @@ class PpFormulas:
     def field(self, pointer: str) -> str:
         f = self.fields[pointer]
         r, c = parse_a1(f.cell)
-        return f"{_q(f.sheet or self.l.input_sheet)}${col_letter(c)}${r + 1}"
+        return f"{sheet_prefix(f.sheet or self.l.input_sheet)}${col_letter(c)}${r + 1}"
 
     def attribute_row(self, aid: str) -> int:
         """One-based row of an attribute (its field's row)."""
@@ -62,7 +58,7 @@ class PpFormulas:
     def computed_cell(self, name: str) -> str:
         comp = next(c for c in self.l.computed if c["name"] == name)
         r, c = parse_a1(comp["cell"])
-        return f"{_q(comp.get('sheet') or self.l.input_sheet)}${col_letter(c)}${r + 1}"
+        return f"{sheet_prefix(comp.get('sheet') or self.l.input_sheet)}${col_letter(c)}${r + 1}"
 
     # --- 能力値 -------------------------------------------------------------------------------
     def attribute_dice(self, aid: str) -> str:

@@ -8,14 +8,10 @@ halves away from zero, which differs for negative costs).
 from __future__ import annotations
 
 from ...rules.up.tables import STAT_IDS, TERRAINS, tables
-from ..layout import Layout, Table, col_letter, parse_a1
+from ..layout import Layout, Table, col_letter, parse_a1, sheet_prefix
 from .rules_sheet import TRUE, label_of
 
 STAT_COLS = {"base": 0, "step": 1, "max": 2, "price": 3}
-
-
-def _q(sheet: str) -> str:
-    return f"'{sheet}'!"
 
 
 class UpFormulas:
@@ -25,7 +21,7 @@ class UpFormulas:
         self.l = layout
         self.t = tables()
         raw = layout.raw
-        self.inp = _q(layout.input_sheet)
+        self.inp = sheet_prefix(layout.input_sheet)
         self.sb = raw["stat_block"]
         self.tb = raw["terrain_block"]
         self.size = self._field("/size")

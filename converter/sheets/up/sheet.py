@@ -10,7 +10,7 @@ from ...core.pointers import get, pointer
 from ...rules.up.engine import price_unit
 from ...rules.up.stats import default_terrain
 from ...rules.up.tables import STAT_IDS, TERRAINS, tables
-from ..layout import Table, a1, col_index, parse_a1
+from ..layout import Table, a1, col_index, parse_a1, sheet_cell
 from ..system_sheet import SystemSheet
 from .formulas import UpFormulas
 from .rules_sheet import label_of, up_lists, write_rules_sheet
@@ -126,7 +126,7 @@ class UpSheet(SystemSheet):
     def _abs(self, pointer: str) -> str:
         cell = next(x.cell for x in self.layout.fields if x.pointer == pointer)
         r, c = parse_a1(cell)
-        return f"'{self.layout.input_sheet}'!{a1(r, c, True)}"
+        return sheet_cell(self.layout.input_sheet, r, c)
 
     def finish(self, writer, ws) -> None:
         # Red total: over budget, or a typed total that differs from the formula's

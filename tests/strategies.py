@@ -32,6 +32,8 @@ def up_weapon(draw, name: str) -> dict:
     if draw(st.booleans()):
         w["terrain"] = {k: draw(st.sampled_from(t.weapon_terrain_grades))
                         for k in draw(st.lists(st.sampled_from(TERRAINS), unique=True, min_size=1))}
+        if kind == "ranged" and w.get("attribute", "solid") == "solid" and draw(st.booleans()):
+            w["terrain_b"] = draw(st.sampled_from(TERRAINS))  # where the free B went
     if draw(st.integers(0, 4)) == 0:
         mtype = draw(st.sampled_from(list(t.map_types)))
         w["map"] = {"type": mtype, "friend_foe": draw(st.booleans())}

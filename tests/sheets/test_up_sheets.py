@@ -250,6 +250,8 @@ def expected_red(path: Path, tmp_path: Path) -> set[str]:
             out.add(f.cell)
         elif f.code in ("UP_OVER_BUDGET", "UP_TOTAL_MISMATCH"):
             out.add(named("up.totals.computed"))
+        elif f.code == "UP_TERRAIN_B_NOT_RANGED":
+            out.add(f.cell)
         elif f.code in ("UP_WEAPON_OVER_CAP", "UP_WEAPON_NEGATIVE"):
             out.add(named("up.weapons.cost", int(f.pointer.split("/")[2])))
     # The total is red too when a typed total differs from the formula's, even where the engine,
@@ -314,6 +316,31 @@ def test_libreoffice_melee_map_reduction_follows_the_rules_sheet(tmp_path: Path)
     got = recalculate(paths, tmp_path / "out", tmp_path / "profile")
     for path, value, cost in zip(got, readings, (68, 80)):
         pricing = price(doc, {"melee_map_not_p": value})
+        assert next(line.cost for line in pricing.lines if line.pointer == "/weapons/0") == cost
+        wb = _open(path)
+        assert table_values(wb, "weapons", "cost")[0] == cost
+        assert named_values(wb)["up.totals.computed"] == pricing.total
+
+
+def test_libreoffice_free_b_follows_its_placement(tmp_path: Path):
+    """Issue 16.2, seed 000 「地形３つがＡ、残りひとつがＢ」…「好きなように割り振った後」: a 射程3
+    ranged weapon (60 UP) at A/A/A/−. LibreOffice prices it at 48 with the B unplaced (cheapest:
+    under the −, −20 %) or placed under 宇宙, and 54 with the B placed under 空 (B→A +10 %, −20 %),
+    as the engine does."""
+    from tests.up.conftest import ranged, unit
+    from .libreoffice import recalculate
+
+    terrain = {"air": "A", "land": "A", "sea": "A", "space": "-"}
+    cases = {None: 48, "space": 48, "air": 54}
+    docs = {k: unit(weapons=[ranged(range=3, terrain=terrain, **({"terrain_b": k} if k else {}))])
+            for k in cases}
+    paths = []
+    for k, doc in docs.items():
+        paths.append(tmp_path / f"{k or 'unplaced'}.xlsx")
+        paths[-1].write_bytes(sheet_bytes(doc))
+    got = recalculate(paths, tmp_path / "out", tmp_path / "profile")
+    for path, (k, cost) in zip(got, cases.items()):
+        pricing = price(docs[k])
         assert next(line.cost for line in pricing.lines if line.pointer == "/weapons/0") == cost
         wb = _open(path)
         assert table_values(wb, "weapons", "cost")[0] == cost

@@ -92,6 +92,8 @@ def build_schema() -> dict[str, Any]:
             "usage": usage,
             "terrain": {**terrain_w, "title": "武器の地形適応（null: 基本のまま）",
                         "type": ["object", "null"]},
+            "terrain_b": _enum(list(TERRAINS) + [None], {k: t.movement_types[k] for k in TERRAINS},
+                               title="実体の射撃武器で基本のＢを置いた地形（null: 最も安い置き方）"),
             "map": {
                 "type": ["object", "null"], "title": "ＭＡＰ兵器",
                 "properties": {

@@ -60,11 +60,12 @@ class WeaponPrice:
         return f"({base}) × ({pcts}{floor_word} {percent_text(pct)})"
 
 
-def weapon_terrain_bases(w: Mapping[str, Any], movement: list[str], t: UpTables) -> list[dict[str, str]]:
-    """A weapon's possible 地形適応 before purchases (seed 000, 地形適応の決定).
+def weapon_terrain_bases(w: Mapping[str, Any], movement: list[str], t: UpTables) -> dict[str | None, dict[str, str]]:
+    """A weapon's possible 地形適応 before purchases (seed 000, 地形適応の決定), by where its free
+    B went.
 
-    Melee and beam weapons have one; a ranged solid weapon has "three A and one B, placed
-    freely", so four candidates.
+    Melee and beam weapons have one (key None); a ranged solid weapon has 「地形３つがＡ、残りひとつ
+    がＢ」 placed 「好きなように」, so four candidates keyed by the terrain holding the B.
     """
     raw = t.raw["weapon_terrain"]
     beam = w.get("attribute") == "beam"
@@ -72,11 +73,11 @@ def weapon_terrain_bases(w: Mapping[str, Any], movement: list[str], t: UpTables)
         base = {k: "A" if k in movement else raw["melee_outside"][k] for k in TERRAINS}
         if beam:
             base["sea"] = raw["beam_sea_melee"]
-        return [base]
+        return {None: base}
     if beam:
-        return [{k: raw["beam_sea_ranged"] if k == "sea" else raw["ranged_default"] for k in TERRAINS}]
-    return [{k: raw["ranged_one_lower"] if k == low else raw["ranged_default"] for k in TERRAINS}
-            for low in TERRAINS]
+        return {None: {k: raw["beam_sea_ranged"] if k == "sea" else raw["ranged_default"] for k in TERRAINS}}
+    return {low: {k: raw["ranged_one_lower"] if k == low else raw["ranged_default"] for k in TERRAINS}
+            for low in TERRAINS}
 
 
 def weapon_terrain_step_percent(base: str, final: str, t: UpTables) -> int:
@@ -118,10 +119,27 @@ def _weapon_terrain_percent(w, movement, t: UpTables, where: str, out: Evaluatio
                      choices=t.weapon_terrain_grades)
             wp.ok = False
             return
-    # Where the free B may go anywhere, it goes where it absorbs a lowered grade: the reading
-    # with the smallest discount, so no choice of placement prices the same weapon lower.
-    candidates = [_terrain_percents(b, final, t) for b in weapon_terrain_bases(w, movement, t)]
-    for label, pct, label_en in max(candidates, key=lambda c: sum(p for _, p, _ in c)):
+    bases = weapon_terrain_bases(w, movement, t)
+    placed = w.get("terrain_b")
+    if placed not in (None, "") and placed not in TERRAINS:
+        report_malformed(f"{where}/terrain_b", "terrain_b", "|".join(TERRAINS), placed, out)
+        wp.ok = False
+        return
+    if placed not in (None, "") and None in bases:
+        out.find("UP_TERRAIN_B_NOT_RANGED", f"{where}/terrain_b",
+                 **both("terrain", t.movement_types[placed], t.movement_types_en[placed]))
+        placed = None
+    if placed in (None, "") and None not in bases:
+        # The player places the free B (「好きなように割り振った後」); unsaid, it goes where the
+        # weapon costs least, and the sheet is told so when the placement changes the price.
+        pcts = {k: sum(p for _, p, _ in _terrain_percents(b, final, t)) for k, b in bases.items()}
+        placed = min(pcts, key=pcts.__getitem__)
+        if len(set(pcts.values())) > 1:
+            out.find("UP_TERRAIN_B_ASSUMED", f"{where}/terrain_b",
+                     **both("terrain", t.movement_types[placed], t.movement_types_en[placed]),
+                     percent=percent_text(pcts[placed]),
+                     costliest=percent_text(max(pcts.values())))
+    for label, pct, label_en in _terrain_percents(bases[placed or None], final, t):
         wp.percent(label, pct, label_en)
 
 

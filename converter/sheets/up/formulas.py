@@ -183,10 +183,15 @@ class UpFormulas:
                 f'MATCH({finals[k]},list.weapon_grades,0)))')
         beam_terms = [self._grade_pct(raw["beam_sea_ranged"] if k == "sea" else raw["ranged_default"],
                                       finals[k]) for k in TERRAINS]
-        candidates = ["+".join(self._grade_pct(raw["ranged_one_lower"] if k == low else raw["ranged_default"],
-                                               finals[k]) for k in TERRAINS) for low in TERRAINS]
+        candidates = {low: "+".join(self._grade_pct(raw["ranged_one_lower"] if k == low else raw["ranged_default"],
+                                                    finals[k]) for k in TERRAINS) for low in TERRAINS}
+        # The free B where the sheet places it (Ｂ位置), else where the weapon costs least.
+        placed = c("terrain_b")
+        ranged = f'MIN({",".join(candidates.values())})'
+        for low in reversed(TERRAINS):
+            ranged = f'IF({placed}="{label_of("terrains", low)}",{candidates[low]},{ranged})'
         return (f'IF({self._is_melee(c)},{"+".join(melee_terms)},'
-                f'IF({beam},{"+".join(beam_terms)},MAX({",".join(candidates)})))')
+                f'IF({beam},{"+".join(beam_terms)},{ranged}))')
 
     def _effects(self, c, melee: str) -> tuple[str, str]:
         """(UP parts, percent parts) of the special-effect columns."""
@@ -257,7 +262,7 @@ class UpFormulas:
 
         groups: dict[str, list[str]] = {}
         for col in table.columns:
-            if col.computed or col.key in ("name", "morale", "variant_of", "declared_cost", "notes"):
+            if col.computed or col.key in ("name", "morale", "variant_of", "declared_cost", "notes", "terrain_b"):
                 continue
             if col.key.startswith("effects."):
                 group = "effects." + col.key.split(".")[1]

@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...rules.up.stats import terrain_step_cost
-from ...rules.up.tables import STAT_IDS, tables
+from ...rules.up.tables import STAT_IDS, TERRAINS, tables
 from ...rules.up.weapons import weapon_terrain_step_percent
 from ..rules_sheet import RulesSheetWriter
 from ..system_sheet import FALSE, TRUE
@@ -31,6 +31,7 @@ def up_lists() -> dict[str, list[tuple[Any, str]]]:
         "reductions": [("up", "UP"), ("percent", "%")],
         "weapon_grades": [(g, g) for g in t.weapon_terrain_grades],
         "grades": [(g, g) for g in t.terrain_grades],
+        "terrains": [(k, t.movement_types[k]) for k in TERRAINS],
         "map_types": [(k, v["label"]) for k, v in t.map_types.items()],
         "combo": [(k, v["label"]) for k, v in t.combo.items()],
         "abilities": [(k, v["label"]) for k, v in t.abilities.items()],

@@ -114,6 +114,13 @@ class UpSheet(SystemSheet):
             "type": "formula", "format": writer.fmt["bad"],
             "criteria": f'=AND({vo}<>"",up.options.variants_per_base="one",COUNTIF({first_vo}:{vo},{vo})>1,'
                         f'NOT(ISNA({base})),IFERROR(INDEX({bases},{base})="",FALSE))'})
+        # Red: a free B placed on a melee or beam weapon, which has none (UP_TERRAIN_B_NOT_RANGED).
+        tb = table.col("terrain_b")
+        kind, attr = a1(hr + 1, table.col("kind")), a1(hr + 1, table.col("attribute"))
+        ws.conditional_format(hr + 1, tb, hr + table.rows, tb, {
+            "type": "formula", "format": writer.fmt["bad"],
+            "criteria": f'=AND({a1(hr + 1, tb)}<>"",OR({kind}="{label_of("weapon_kinds", "melee")}",'
+                        f'{attr}="{label_of("attributes", "beam")}"))'})
         # Red: a weapon over 1/5 of the budget or below zero (UP_WEAPON_OVER_CAP, UP_WEAPON_NEGATIVE).
         cost = table.col("cost")
         budget = self._abs("/budget")

@@ -117,7 +117,7 @@ def _guarded(path: Path, options: Mapping[str, str], context: Mapping[str, Any])
 def slimmed(report: FileReport) -> FileReport:
     """The report without what neither the output nor the set checks need."""
     if report.system in system_ids():
-        return report.slim(get_system(report.system).set_fields)
+        return report.slim(get_system(report.system).fields_for(report.document))
     return report.slim(())
 
 

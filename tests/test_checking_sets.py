@@ -50,3 +50,21 @@ def test_set_findings_are_printed_after_the_streamed_files(tmp_path: Path, capsy
     assert main(["check", str(tmp_path), "--format", "jsonl"]) == 0
     run = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert [(f["path"], f["code"]) for f in run["set_findings"]] == [(str(wing), "UP_TRANSFORM_SET_MISMATCH")]
+
+
+def test_partial_transformation_places_counted_across_files_and_jobs(tmp_path: Path):
+    """部分変形 (issue 16.5): two forms typing 2 changed places, as a JSON file and a filled sheet,
+    differ in 3 places; checked together, in one process or with two workers (where each report
+    is slimmed before the set checks), each form gets the warning at its changed_places."""
+    from converter.sheets import write_sheet
+    from tests.up.test_partial_transformation import BASE, RIDER, form
+
+    zeta = form("ゼータ", "ウェイブライダー", 2, **BASE)
+    (tmp_path / "zeta.json").write_text(json.dumps(zeta, ensure_ascii=False), encoding="utf-8")
+    write_sheet(form("ウェイブライダー", "ゼータ", 2, **RIDER), tmp_path / "rider.xlsx")
+    for jobs in (1, 2):
+        report = check_paths([tmp_path], jobs=jobs)
+        found = sorted((Path(fr.path).name, f.pointer, f.params["counted"]) for fr in report.files
+                       for f in fr.findings if f.code == "UP_TRANSFORM_PLACES_MISMATCH")
+        assert found == [("rider.xlsx", "/transformation/changed_places", 3),
+                         ("zeta.json", "/transformation/changed_places", 3)], jobs

@@ -27,6 +27,14 @@ class System:
     context: tuple[str, ...] = ()  # the context entries its engine takes (catalog, skills)
     set_checks: tuple[SetCheck, ...] = ()
     set_fields: tuple[str, ...] = ()  # the top-level document fields its set checks read
+    # Fields read only of some documents: (a field the document has, the fields it then needs).
+    set_fields_if: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def fields_for(self, doc: Mapping[str, Any] | None) -> tuple[str, ...]:
+        """The fields of ``doc`` the set checks read: a transforming unit is compared whole with
+        its forms, any other only by name."""
+        extra = tuple(f for key, fields in self.set_fields_if if doc and doc.get(key) for f in fields)
+        return self.set_fields + extra
 
     def evaluate_with(self, doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
                       context: Mapping[str, Any] | None = None) -> Evaluation:
@@ -55,7 +63,8 @@ def get_system(system_id: str) -> System:
                               system=system_id, known=list(_MODULES))
     mod = importlib.import_module(_MODULES[system_id])
     return System(system_id, mod.LABEL, mod.FORMAT, mod.evaluate, mod.build_schema,
-                  tuple(mod.CONTEXT), tuple(mod.SET_CHECKS), tuple(mod.SET_FIELDS))
+                  tuple(mod.CONTEXT), tuple(mod.SET_CHECKS), tuple(mod.SET_FIELDS),
+                  tuple(getattr(mod, "SET_FIELDS_IF", ())))
 
 
 __all__ = ["CostLine", "Evaluation", "System", "get_system", "system_ids"]

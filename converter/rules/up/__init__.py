@@ -5,7 +5,7 @@ from .engine import price_unit
 from .schema import FORMAT, build_schema
 from .sets import check_transformation_sets, transformation_sets
 from .tables import tables
-from .transformation import transformation_cost
+from .transformation import PLACES_FIELDS, transformation_cost
 from .weapons import effective_accuracy, effective_damage
 
 __all__ = ["CONTEXT", "FORMAT", "LABEL", "SET_CHECKS", "build_schema", "check_transformation_sets",
@@ -17,3 +17,4 @@ LABEL = tables().raw["label"]
 CONTEXT: tuple[str, ...] = ()
 SET_CHECKS = (transformation_sets,)
 SET_FIELDS = ("name", "transformation")  # what the set checks read of each document
+SET_FIELDS_IF = (("transformation", PLACES_FIELDS),)  # a form's changed places (部分変形)

@@ -3,7 +3,8 @@
 Seed 000 (変形) prices a transformation from the totals of every form. Each form's document lists
 the others with their UP (``transformation.forms``); when several forms of one set
 (``transformation.group``) are checked together, every listed figure must be the other form's
-own total, that is its computed total without its transformation line.
+own total, that is its computed total without its transformation line, and a typed
+``changed_places`` (部分変形) must be the count of places the forms' documents change.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any, Mapping, Sequence
 from ...core.evaluation import Evaluation
 from ...core.findings import Finding
 from ...core.sets import Member, SetOutcome
+from .transformation import changed_places
 
 TRANSFORMATION = "/transformation"
 
@@ -59,7 +61,39 @@ def check_transformation_sets(items: list[tuple[dict, Evaluation]]) -> list[tupl
                                              f"{TRANSFORMATION}/forms/{k}/up",
                                              {"group": group, "form": form.get("name"),
                                               "declared": declared, "computed": computed})))
+        for i in members:
+            places = _places_mismatch(items, i, by_name, group)
+            if places is not None:
+                found.append((i, places))
     return sorted(found, key=lambda item: item[0])
+
+
+def _places_mismatch(items: list[tuple[dict, Evaluation]], i: int, by_name: dict[Any, list[int]],
+                     group: str) -> Finding | None:
+    """UP_TRANSFORM_PLACES_MISMATCH when the form ``i`` types a number of changed places that is
+    not the count from the documents of its listed forms.
+
+    Removals count nothing, so going A→B and B→A may count differently: each pair of forms is
+    counted both ways and the larger is the partial transformation's size. A form with several
+    documents that count differently (its JSON and its sheet) is not compared.
+    """
+    tr = items[i][0]["transformation"]
+    typed = tr.get("changed_places")
+    if not isinstance(typed, int) or isinstance(typed, bool) or typed < 1:
+        return None
+    counts: set[int] = set()
+    for form in tr.get("forms") or []:
+        if not isinstance(form, Mapping):
+            continue
+        others = [j for j in by_name.get(form.get("name"), []) if j != i]
+        mine = items[i][0]
+        per_doc = {max(changed_places(mine, items[j][0]), changed_places(items[j][0], mine)) for j in others}
+        if len(per_doc) == 1:
+            counts |= per_doc
+    if not counts or max(counts) == typed:
+        return None
+    return Finding("UP_TRANSFORM_PLACES_MISMATCH", f"{TRANSFORMATION}/changed_places",
+                   {"group": group, "typed": typed, "counted": max(counts)})
 
 
 def _group(doc: Mapping[str, Any]) -> str | None:

@@ -2,7 +2,9 @@
 
 :func:`transformation_cost` is the formula (also used by the sheets); :func:`price_transformation`
 reads a unit's ``transformation`` and adds the line, last, since it needs the unit's own total.
-Checking the listed forms against their own documents is :mod:`.sets`. Standard library only.
+:func:`changed_places` counts the places one form changes from another (部分変形), which
+:mod:`.sets` compares with a typed ``changed_places`` when the forms are checked together.
+Standard library only.
 """
 from __future__ import annotations
 
@@ -12,7 +14,9 @@ from typing import Any, Mapping
 from ...core.coerce import as_int as _int
 from ...core.evaluation import Evaluation, round_half_up
 from .document import table_key
-from .tables import UpTables, tables
+from .stats import default_terrain
+from .tables import STAT_IDS, UpTables, tables
+from .weapons import variant_changes
 
 
 def transformation_cost(own_total: int, others: list[int], changed_places: int | None = None,
@@ -92,3 +96,67 @@ def price_transformation(doc: Mapping[str, Any], t: UpTables, out: Evaluation) -
     listed = "+".join(map(str, others)) or "0"
     out.add(where, "変形", f"自形態{own} + 他形態{listed}: {text}", cost, item_en="Transformation",
             rule_en=f"this form {own} + other forms {listed}: {text_en}")
+
+
+# The document fields changed_places compares: what the set checks keep of a transforming unit.
+PLACES_FIELDS = ("size", "stats", "movement", "terrain", "weapons", "abilities", "morale_boosts", "carrier")
+# Keys of an item that describe it, not what it is: a changed note changes no place.
+_NOT_PLACES = ("notes", "declared_cost", "name")
+
+
+def changed_places(source: Mapping[str, Any], target: Mapping[str, Any], t: UpTables | None = None) -> int:
+    """Places ``target`` changes going from the form ``source`` (seed 000, 部分変形).
+
+    「１箇所（武器１個）」: each weapon added or altered, each stat raised, each ability, morale boost or
+    carrier added or altered, the size, is one place; 「「元々持っていた武器を消す」「ステータスを減らす」
+    のは変更箇所に数えない」, so what ``target`` lacks or has lower counts nothing; 「移動タイプと地形
+    適応の変更はまとめて「１箇所」」, so movement and terrain changed together (or either) are one.
+    """
+    t = t or tables()
+    places = int(source.get("size") != target.get("size"))
+    before, after = _mapping(source.get("stats")), _mapping(target.get("stats"))
+    places += sum(1 for sid in STAT_IDS if _number(after.get(sid)) > _number(before.get(sid)))
+    places += int(_ground(source, t) != _ground(target, t))
+    old_weapons = _by_key(source.get("weapons"), "name")
+    for key, w in _by_key(target.get("weapons"), "name").items():
+        places += int(key not in old_weapons or variant_changes(w, old_weapons[key], t) > 0)
+    for field, key_name in (("abilities", "id"), ("morale_boosts", "stat")):
+        old = _by_key(source.get(field), key_name)
+        places += sum(1 for key, item in _by_key(target.get(field), key_name).items()
+                      if key not in old or _described(item) != _described(old[key]))
+    carrier = target.get("carrier")
+    places += int(bool(carrier) and _described(carrier) != _described(source.get("carrier")))
+    return places
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _number(value: Any) -> int:
+    number = _int(value)
+    return number if number is not None else 0
+
+
+def _ground(doc: Mapping[str, Any], t: UpTables) -> tuple[frozenset, dict[str, str]]:
+    """Movement types and the unit's effective 地形適応: one place between them."""
+    movement = doc.get("movement")
+    movement = [m for m in movement if isinstance(m, str)] if isinstance(movement, list) else []
+    terrain = {**default_terrain(movement, t),
+               **{k: v for k, v in _mapping(doc.get("terrain")).items() if v not in (None, "")}}
+    return frozenset(movement), terrain
+
+
+def _by_key(items: Any, key: str) -> dict[Any, Mapping[str, Any]]:
+    """Items of a list by their name (weapons) or id; the first of a repeated key wins."""
+    out: dict[Any, Mapping[str, Any]] = {}
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, Mapping):
+            out.setdefault(table_key(item.get(key)), item)
+    return out
+
+
+def _described(item: Any) -> Any:
+    if isinstance(item, Mapping):
+        return {k: v for k, v in item.items() if k not in _NOT_PLACES and v not in (None, "", [], {})}
+    return item

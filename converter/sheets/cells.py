@@ -111,9 +111,11 @@ class NamedCells:
 class CellReader:
     """Converts named cells to document values, collecting findings and pointer → cell."""
 
-    def __init__(self, named: NamedCells, lists: dict[str, list[tuple[Any, str]]]) -> None:
+    def __init__(self, named: NamedCells, lists: dict[str, list[tuple[Any, str]]],
+                 absent: frozenset[str] = frozenset()) -> None:
         self.named = named
         self.lists = lists
+        self.absent = absent  # names a sheet of its template version does not have
         self.findings: list[Finding] = []
         self.cells: dict[str, str] = {}
         self._reported: set[str] = set()  # damaged names and deleted sheets already named
@@ -161,6 +163,8 @@ class CellReader:
         if area is not None and self.named.has_sheet(area.sheet):
             self._usable.add(name)
             return True
+        if area is None and name in self.absent and name not in self.named.broken:
+            return False  # added by a later template version: this older sheet has no such cell
         key = f"sheet:{area.sheet}" if area is not None else name
         if key not in self._reported:
             self._reported.add(key)

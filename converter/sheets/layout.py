@@ -60,6 +60,7 @@ class Field:
     max: int | None = None
     synonyms: tuple[str, ...] = ()
     sheet: str | None = None  # None: the layout's input sheet
+    since: int = 1  # the template version that added it: an older sheet lacks it, rightly
 
     @property
     def name(self) -> str:
@@ -80,6 +81,7 @@ class Column:
     group: str | None = None
     computed: str | None = None
     width: int | None = None
+    since: int = 1  # the template version that added it: an older sheet lacks it, rightly
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,14 @@ class Layout:
     def template_version(self) -> int:
         return int(self.template.split("/")[1])
 
+    def added_after(self, version: int) -> frozenset[str]:
+        """Defined names of the cells added by later template versions than ``version``: a sheet
+        made from that version lacks them without being damaged."""
+        names = {f"{self.system}.{f.pointer.strip('/').replace('/', '.')}" for f in self.fields
+                 if f.since > version}
+        names.update(t.column_name(c.key) for t in self.tables for c in t.columns if c.since > version)
+        return frozenset(names)
+
 
 def defined_name(pointer: str, system: str = "up") -> str:
     """'/stats/hp' → 'up.stats.hp': the workbook name of a field."""
@@ -153,7 +163,8 @@ def load_layout(system: str) -> Layout:
 
     def mk_field(f: dict[str, Any]) -> Field:
         return Field(f["pointer"], f["label"], f["cell"], f["kind"], f.get("list"), f.get("default"),
-                     f.get("min"), f.get("max"), tuple(f.get("synonyms", ())), f.get("sheet"))
+                     f.get("min"), f.get("max"), tuple(f.get("synonyms", ())), f.get("sheet"),
+                     f.get("since", 1))
 
     fields = tuple(mk_field(f) for f in raw.get("fields", []) + raw.get("transformation_fields", []))
     tables = tuple(Table(t["id"], t["pointer"], t["label"], t["sheet"], t["header_row"], t["first_col"],

@@ -72,19 +72,22 @@ def _read(p: Path, named: NamedCells) -> SheetRead:
     if not version.isdigit() or int(version) > sheet.layout.template_version:
         raise InputError(f"{p}: template {template!r} is newer than this version reads "
                          f"({sheet.layout.template})")
-    doc, rd = read_cells(sheet, named)
+    doc, rd = read_cells(sheet, named, int(version))
     kept.restore(sheet, doc, rd)
     context = sheet.read_context(rd)
     options, option_cells = _read_options(rd, system)
     return SheetRead(doc, rd.findings, rd.cells, context, str(template), options, option_cells)
 
 
-def read_cells(sheet: "SystemSheet", named: NamedCells) -> tuple[dict[str, Any], CellReader]:
+def read_cells(sheet: "SystemSheet", named: NamedCells, version: int | None = None
+               ) -> tuple[dict[str, Any], CellReader]:
     """The document the workbook's cells give by themselves (fields, the system's blocks, tables,
-    the declared total; no kept content), and the reader with its findings and pointer → cell."""
+    the declared total; no kept content), and the reader with its findings and pointer → cell.
+    A sheet of an older template ``version`` lacks the cells later versions added, silently."""
     layout = sheet.layout
     system = sheet.system
-    rd = CellReader(named, sheet.lists())
+    absent = layout.added_after(version) if version is not None else frozenset()
+    rd = CellReader(named, sheet.lists(), absent)
     doc: dict[str, Any] = {"system": system, "format": 1}
     for fld in layout.fields:
         value = rd.value(f"{system}.{fld.pointer.strip('/').replace('/', '.')}", fld.kind, fld.pointer,

@@ -94,7 +94,7 @@ def test_template_names_every_field_and_records_its_identity():
         assert {f"up.stats.{sid}", f"up.stats.{sid}.cost"} <= names
     assert {"up.totals.computed", "up.totals.remainder", "mechasheet.template"} <= names
     sheet, ref = next(iter(wb.defined_names["mechasheet.template"].destinations))
-    assert wb[sheet][ref.replace("$", "")].value == "up/1"
+    assert wb[sheet][ref.replace("$", "")].value == "up/2"
     assert wb[load_layout("up").input_sheet].protection.sheet
 
 
@@ -345,3 +345,21 @@ def test_libreoffice_free_b_follows_its_placement(tmp_path: Path):
         wb = _open(path)
         assert table_values(wb, "weapons", "cost")[0] == cost
         assert named_values(wb)["up.totals.computed"] == pricing.total
+
+
+def test_sheet_of_an_older_template_version_still_reads(tmp_path: Path):
+    """A sheet filled in template up/1 (before Ｂ位置, up/2's column) reads to its document with no
+    finding: the names a later version added are absent, not damaged. The same missing name in
+    an up/2 sheet is SHEET_NAME_MISSING."""
+    from converter import check_path
+
+    old = Path(__file__).parent / "old_templates" / "up-1-s-real-robot.xlsx"
+    doc, findings, _ = read_sheet(old)
+    assert findings == []
+    assert normalized(doc) == normalized(load(ROOT / "samples" / "up" / "s-real-robot.json"))
+    assert check_path(old).findings == []
+    current = write_sheet(doc, tmp_path / "current.xlsx")
+    wb = openpyxl.load_workbook(current)
+    del wb.defined_names["up.weapons.terrain_b"]
+    wb.save(current)
+    assert [f.code for f in read_sheet(current)[1]] == ["SHEET_NAME_MISSING"]

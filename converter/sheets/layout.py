@@ -60,6 +60,7 @@ class Field:
     max: int | None = None
     synonyms: tuple[str, ...] = ()
     sheet: str | None = None  # None: the layout's input sheet
+    optional: bool = False  # added to a released template: a workbook without its name reads blank
 
     @property
     def name(self) -> str:
@@ -153,7 +154,8 @@ def load_layout(system: str) -> Layout:
 
     def mk_field(f: dict[str, Any]) -> Field:
         return Field(f["pointer"], f["label"], f["cell"], f["kind"], f.get("list"), f.get("default"),
-                     f.get("min"), f.get("max"), tuple(f.get("synonyms", ())), f.get("sheet"))
+                     f.get("min"), f.get("max"), tuple(f.get("synonyms", ())), f.get("sheet"),
+                     f.get("optional", False))
 
     fields = tuple(mk_field(f) for f in raw.get("fields", []) + raw.get("transformation_fields", []))
     tables = tuple(Table(t["id"], t["pointer"], t["label"], t["sheet"], t["header_row"], t["first_col"],

@@ -87,8 +87,10 @@ def read_cells(sheet: "SystemSheet", named: NamedCells) -> tuple[dict[str, Any],
     rd = CellReader(named, sheet.lists())
     doc: dict[str, Any] = {"system": system, "format": 1}
     for fld in layout.fields:
-        value = rd.value(f"{system}.{fld.pointer.strip('/').replace('/', '.')}", fld.kind, fld.pointer,
-                         list_id=fld.list)
+        name = f"{system}.{fld.pointer.strip('/').replace('/', '.')}"
+        if fld.optional and named.destination(name) is None and name not in named.broken:
+            continue  # a workbook written before the field's cell existed: blank, not broken
+        value = rd.value(name, fld.kind, fld.pointer, list_id=fld.list)
         if value is not None:
             put(doc, fld.pointer, value)
     sheet.after_read(doc, rd)

@@ -136,6 +136,13 @@ def pp_machine(draw) -> dict:
                "armor": draw(st.integers(0, 12)), "durability": draw(st.integers(0, 10)),
                "toughness": draw(st.integers(0, 10)), "size_modifier": draw(st.integers(-3, 3)),
                "evasion_modifier": {"dodge": draw(st.integers(-3, 6)), "parry": draw(st.integers(-3, 6))}}
+    if draw(st.booleans()):  # 回避修正 then derived: typed as its sums, typed otherwise, or left out
+        m["main_system_evasion"] = mse = draw(st.integers(-3, 3))
+        typed = draw(st.sampled_from(["sums", "other", "none"]))
+        if typed == "sums":
+            m["evasion_modifier"] = {"dodge": mse + m["mobility"], "parry": mse + m["workability"]}
+        elif typed == "none":
+            del m["evasion_modifier"]
     if draw(st.booleans()):
         m["main_system"] = draw(_pp_names)
     if draw(st.booleans()):

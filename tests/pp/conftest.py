@@ -47,9 +47,10 @@ def weapon(**overrides: Any) -> dict[str, Any]:
 
 
 def machine(**overrides: Any) -> dict[str, Any]:
-    """A valid machine block (スピード4, メインシステム修正+1) with one weapon."""
+    """A valid machine block (スピード4, メインシステム修正+1) with one weapon; its 回避修正 3 and
+    2 are メインシステムの回避修正 1 ＋ 機動性 2 and ＋ 作業性 1."""
     return {"name": "試験機", "speed": 4, "mobility": 2, "workability": 1, "armor": 6,
-            "durability": 5, "toughness": 4, "size_modifier": 0,
+            "durability": 5, "toughness": 4, "size_modifier": 0, "main_system_evasion": 1,
             "evasion_modifier": {"dodge": 3, "parry": 2}, "main_system_modifier": 1,
             "weapons": [weapon()], **overrides}
 

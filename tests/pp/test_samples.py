@@ -73,6 +73,9 @@ def test_pilot_breakdown_and_derived() -> None:
     assert d["/derived/machine/weapons/1/gauges"] == 5
     assert d["/derived/machine/weapons/2/evasion_target"] == 0 + 1 + 2
     assert d["/derived/machine/alt_speeds/0/unit_initiative"] == 4 + 4 + 5 + 1 + 1
+    # 回避修正: メインシステムの回避修正 1 ＋ 機動性 2, ＋ 作業性 1, as typed (3, 2)
+    assert d["/derived/machine/evasion_modifier/dodge"] == 1 + 2
+    assert d["/derived/machine/evasion_modifier/parry"] == 1 + 1
 
 
 def test_veteran_specializations_and_feats() -> None:

@@ -36,9 +36,14 @@ def test_damage_classes_and_machine_fields() -> None:
     weapon = machine["properties"]["weapons"]["items"]
     assert weapon["properties"]["damage"]["enum"] == ["L", "M", "S", "D"]
     for field in ("speed", "mobility", "workability", "armor", "durability", "toughness",
-                  "size_modifier", "evasion_modifier", "main_system_modifier", "weight", "escape"):
+                  "size_modifier", "main_system_evasion", "evasion_modifier", "main_system_modifier",
+                  "weight", "escape"):
         assert field in machine["properties"], field
     assert set(machine["properties"]["evasion_modifier"]["required"]) == {"dodge", "parry"}
+    # 回避修正 is typed, or derived from メインシステムの回避修正 (issue 16.8): one of the two
+    assert "evasion_modifier" not in machine["required"]
+    assert machine["allOf"] == [{"anyOf": [{"required": ["evasion_modifier"]},
+                                           {"required": ["main_system_evasion"]}]}]
 
 
 def test_skill_list_entry_keys_match_the_reader() -> None:

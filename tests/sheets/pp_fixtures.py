@@ -98,6 +98,33 @@ def widths_lower_case() -> dict:
     return d
 
 
+def evasion_case(main_system_evasion: int | None, typed: dict | None) -> dict:
+    """The pilot (機動性 2, 作業性 1) with メインシステムの回避修正 ``main_system_evasion`` and 回避修正
+    typed as ``typed``; None leaves either out (issue 16.8)."""
+    d = load(ROOT / "samples" / "pp" / "pilot_with_machine.json")
+    d["machine"].pop("main_system_evasion")
+    d["machine"].pop("evasion_modifier")
+    if main_system_evasion is not None:
+        d["machine"]["main_system_evasion"] = main_system_evasion
+    if typed is not None:
+        d["machine"]["evasion_modifier"] = typed
+    return d
+
+
+# Seed 003 ②, ②－ａ: 回避修正 = メインシステムの回避修正 ＋ 機動性, and ＋ 作業性 (the second figure).
+EVASION_CASES = {
+    # 1 + 2 = 3 agrees; 受け typed 3 where 1 + 1 = 2: a warning, red.
+    "evasion-differs": (1, {"dodge": 3, "parry": 3}),
+    # nothing typed: 2 + 2 = 4 and 2 + 1 = 3 shown, nothing red.
+    "evasion-derived": (2, None),
+    # an older sheet: 3 and 2 typed, no main system modifier: nothing derived, nothing red.
+    "evasion-older": (None, {"dodge": 3, "parry": 2}),
+}
+# The older sheet with メインシステムの回避修正 2 typed into its cell, as a player would: both sums
+# appear (4, 3) and both typed figures (3, 2) turn red.
+EVASION_TYPED_IN = ("evasion-typed-in", "evasion-older", {"pp.machine.main_system_evasion": 2})
+
+
 @dataclass
 class Case:
     """One workbook of the LibreOffice run: what was written, and where its probes are."""
@@ -109,6 +136,8 @@ class Case:
     written: Path | None = None  # as mechasheet wrote it (cached results)
     recalculated: Path | None = None  # after LibreOffice
     probes: dict[str, str] = field(default_factory=dict)  # helper cell → the cell it judges
+    typed: dict[str, Any] = field(default_factory=dict)  # defined name → a value typed after writing
+    source: Path | None = None  # what LibreOffice was given, before the probes (typed into)
 
 
 def cases() -> list[Case]:
@@ -120,6 +149,9 @@ def cases() -> list[Case]:
     out.append(Case("widths", widths_case(), options=dict(STRICT), context={"skills": WIDTH_SKILLS}))
     out.append(Case("widths-lower", widths_lower_case(), options=dict(STRICT),
                     context={"skills": WIDTH_SKILLS}))
+    out += [Case(name, evasion_case(*args)) for name, args in EVASION_CASES.items()]
+    name, base, typed = EVASION_TYPED_IN
+    out.append(Case(name, evasion_case(*EVASION_CASES[base]), typed=typed))
     out += [Case(f"generated-{k:02d}", doc) for k, doc in enumerate(generated_characters())]
     return out
 
@@ -132,21 +164,23 @@ def cell_of(wb, name: str, index: int = 0) -> str:
     return f"{sheet}!{col}{int(''.join(ch for ch in ref if ch.isdigit())) + index}"
 
 
-def edit_inputs(path: Path, doc: dict) -> None:
-    """Type the edited values into a written sheet, as a player would."""
+def type_into(path: Path, values: dict[tuple[str, int], Any]) -> None:
+    """Type values into a written sheet, as a player would: (defined name, index) → value."""
     import openpyxl
 
-    new = edited(doc)
     wb = openpyxl.load_workbook(path)
-
-    def put(name: str, value: Any, index: int = 0) -> None:
+    for (name, index), value in values.items():
         sheet, ref = cell_of(wb, name, index).split("!")
         wb[sheet][ref] = value
-
-    put("pp.attributes.body", new["attributes"]["body"])
-    put("pp.skills.name", new["skills"][0]["name"])
-    put("pp.skills.level", new["skills"][0]["level"])
     wb.save(path)
+
+
+def edit_inputs(path: Path, doc: dict) -> None:
+    """Type the edited values into a written sheet."""
+    new = edited(doc)
+    type_into(path, {("pp.attributes.body", 0): new["attributes"]["body"],
+                     ("pp.skills.name", 0): new["skills"][0]["name"],
+                     ("pp.skills.level", 0): new["skills"][0]["level"]})
 
 
 @pytest.fixture(scope="session")
@@ -162,10 +196,14 @@ def pp_workbooks(tmp_path_factory) -> dict[str, Case]:
         case.written = src / f"{case.name}.written.xlsx"
         case.written.write_bytes(data)
         source = case.written
-        if case.name.endswith(".edited"):
+        if case.name.endswith(".edited") or case.typed:
             source = src / f"{case.name}.typed.xlsx"
             source.write_bytes(data)
-            edit_inputs(source, case.doc)
+            if case.typed:
+                type_into(source, {(name, 0): value for name, value in case.typed.items()})
+            else:
+                edit_inputs(source, case.doc)
+        case.source = source
         case.probes = with_rule_probes(source, src / f"{case.name}.xlsx")
     out = recalculate([src / f"{c.name}.xlsx" for c in all_cases], base / "out", base / "profile")
     for case, path in zip(all_cases, out):
@@ -173,5 +211,5 @@ def pp_workbooks(tmp_path_factory) -> dict[str, Case]:
     return {c.name: c for c in all_cases}
 
 
-__all__ = ["BROKEN_PP", "CONTEXT_SKILLS", "WIDTH_SKILLS", "Case", "GENERATED_PP", "HELPER_COL", "PP_SAMPLES", "ROOT",
+__all__ = ["BROKEN_PP", "CONTEXT_SKILLS", "EVASION_CASES", "EVASION_TYPED_IN", "WIDTH_SKILLS", "Case", "GENERATED_PP", "HELPER_COL", "PP_SAMPLES", "ROOT",
            "STRICT", "cell_of", "edited", "generated_characters", "load", "pp_workbooks"]

@@ -12,7 +12,7 @@ from ...core.pointers import pointer
 from ..options import evaluates
 from ..tables_file import both
 from ...core.evaluation import Evaluation, Roll
-from .machine import as_int, as_list, check_machine, machine_derived
+from .machine import as_int, as_list, check_evasion_modifier, check_machine, machine_derived
 from .skills import SkillDef, SkillEntryError, SkillList, attribute_id, name_key, parse_entry, skill_list
 from .tables import ATTRIBUTE_IDS, Ladder, PpTables, tables
 
@@ -88,6 +88,7 @@ def price_character(doc: Mapping[str, Any], opts: Mapping[str, str], *,
     machine = doc.get("machine")
     if isinstance(machine, Mapping):
         out.findings.extend(check_machine(machine, t))
+        out.findings.extend(check_evasion_modifier(machine, t))
         for d in machine_derived(machine, levels, t):
             out.derived[d.pointer] = d
         _unit_initiative(machine, t, terms, out)

@@ -32,6 +32,12 @@ def _label(f: Field) -> dict[str, str]:
     return both("label", f.label, f.label_en)
 
 
+def _parts(f: Field) -> Iterator[tuple[str, dict[str, str]]]:
+    """Each figure of a pair field: its id, and its name in each language (回避修正（回避）)."""
+    for (pid, plabel, _), plabel_en in zip(f.parts, f.parts_en):
+        yield pid, both("label", f"{f.label}（{plabel}）", f"{f.label_en} ({plabel_en})")
+
+
 def check_machine(machine: Mapping[str, Any], t: PpTables) -> Iterator[Finding]:
     """Every type, range and choice problem of the machine block, under ``/machine``."""
     yield from check_fields(machine, t.machine_fields, "/machine", t)
@@ -64,11 +70,10 @@ def check_value(f: Field, value: Any, where: str, t: PpTables) -> Iterator[Findi
             yield Finding("PP_MACHINE_TYPE", where, {**_label(f), "value": _shown(value),
                                                      **_expected("pair")})
             return
-        for (pid, plabel, _), plabel_en in zip(f.parts, f.parts_en):
+        for pid, labels in _parts(f):
             if pid in value and as_int(value[pid]) is None:
                 yield Finding("PP_MACHINE_TYPE", f"{where}/{pid}",
-                              {**both("label", f"{f.label}（{plabel}）", f"{f.label_en} ({plabel_en})"),
-                               "value": _shown(value[pid]), **_expected("integer")})
+                              {**labels, "value": _shown(value[pid]), **_expected("integer")})
         return
     if f.type in ("enum", "enum_list"):
         yield from _check_choices(f, value, where, t)
@@ -124,11 +129,62 @@ def _spelling(table: str, value: Any, t: PpTables) -> str | None:
     return None
 
 
+# --- 回避修正: two figures the seed defines as sums ------------------------------------------------
+
+EVASION = "evasion_modifier"
+
+
+def evasion_sums(machine: Mapping[str, Any], t: PpTables) -> dict[str, int]:
+    """Each 回避修正 figure whose terms are whole numbers, as the sum the seed defines: dodge =
+    メインシステムの回避修正＋機動性 (②回避判定), parry = メインシステムの回避修正＋作業性 (②－ａ「受け」)."""
+    f = t.machine_field(EVASION)
+    out: dict[str, int] = {}
+    for pid, _, _ in f.parts:
+        values = [as_int(machine.get(term)) for term in f.sum_of(pid)]
+        if values and None not in values:
+            out[pid] = sum(values)
+    return out
+
+
+def check_evasion_modifier(machine: Mapping[str, Any], t: PpTables) -> Iterator[Finding]:
+    """A typed 回避修正 figure that differs from its sum is a warning at that figure. A sheet that
+    does not record a term (an older one: no メインシステムの回避修正) keeps its typed figures as
+    written, and an info says they were not checked: the report names what it took on trust."""
+    f = t.machine_field(EVASION)
+    typed = machine.get(EVASION)
+    if not isinstance(typed, Mapping):
+        return
+    fields = {x.id: x for x in t.machine_fields}
+    terms = list(dict.fromkeys(term for pid, _, _ in f.parts for term in f.sum_of(pid)))
+    missing = [fields[term] for term in terms if term not in machine]
+    if missing:
+        yield Finding("PP_EVASION_MODIFIER_UNCHECKED", f"/machine/{missing[0].id}",
+                      both("missing", "・".join(x.label for x in missing),
+                           ", ".join(x.label_en for x in missing)))
+    sums = evasion_sums(machine, t)
+    for pid, labels in _parts(f):
+        value = as_int(typed.get(pid))
+        if value is None or pid not in sums or value == sums[pid]:
+            continue
+        parts = [(fields[term], as_int(machine[term])) for term in f.sum_of(pid)]
+        yield Finding("PP_EVASION_MODIFIER_MISMATCH", f"/machine/{EVASION}/{pid}", {
+            **labels,
+            **both("sum", " ＋ ".join(f"{x.label} {v}" for x, v in parts),
+                   " + ".join(f"{x.label_en} {v}" for x, v in parts)),
+            "value": value, "expected": sums[pid]})
+
+
 def machine_derived(machine: Mapping[str, Any], skill_levels: Mapping[str, int],
                     t: PpTables) -> list[Derived]:
-    """What the machine sheet shows beside its figures: damage gauges per weapon, a melee
-    weapon's evasion target, the explosion's penetration."""
+    """What the machine sheet shows beside its figures: both 回避修正 sums, damage gauges per
+    weapon, a melee weapon's evasion target, the explosion's penetration."""
     out: list[Derived] = []
+    f = t.machine_field(EVASION)
+    sums = evasion_sums(machine, t)
+    for pid, labels in _parts(f):
+        if pid in sums:
+            out.append(Derived(f"/derived/machine/{EVASION}/{pid}", labels["label_ja"], sums[pid],
+                               label_en=labels["label_en"]))
     evasion = next(f for f in t.weapon_fields if f.id == "evasion_target")
     workability = as_int(machine.get("workability"))
     for i, w in enumerate(as_list(machine.get("weapons"))):

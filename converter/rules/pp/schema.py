@@ -43,11 +43,20 @@ def _field_schema(f: Field, t: PpTables) -> dict[str, Any]:
 
 
 def _block(fields: list[Field], t: PpTables, title: str, **more: Any) -> dict[str, Any]:
+    """A block of fields; one required unless another is given (回避修正, derived from
+    メインシステムの回避修正) needs one of the two."""
     props = {f.id: _field_schema(f, t) for f in fields}
     props.update(more)
     props["notes"] = {"type": "string", "title": "メモ"}
-    return {"type": "object", "title": title, "properties": props,
-            "required": [f.id for f in fields if f.required], "additionalProperties": False}
+    out: dict[str, Any] = {
+        "type": "object", "title": title, "properties": props,
+        "required": [f.id for f in fields if f.required and not f.required_unless],
+        "additionalProperties": False}
+    either = [{"anyOf": [{"required": [f.id]}, {"required": [f.required_unless]}]}
+              for f in fields if f.required and f.required_unless]
+    if either:
+        out["allOf"] = either
+    return out
 
 
 def build_schema() -> dict[str, Any]:

@@ -50,6 +50,16 @@ class Field:
     unit: str = ""
     label_en: str = ""
     parts_en: tuple[str, ...] = ()  # pair: each figure's label in English
+    # pair: the fields each figure is the sum of (回避修正: メインシステムの回避修正＋機動性), or ()
+    parts_sum: tuple[tuple[str, ...], ...] = ()
+    required_unless: str | None = None  # required, unless this other field is given
+
+    def sum_of(self, part: str) -> tuple[str, ...]:
+        """The fields whose sum the figure ``part`` is (empty: a figure of its own)."""
+        for (pid, _, _), terms in zip(self.parts, self.parts_sum):
+            if pid == part:
+                return terms
+        return ()
 
 
 @dataclass(frozen=True)
@@ -66,7 +76,9 @@ def _field(raw: dict[str, Any]) -> Field:
                  raw.get("table"), tuple((p["id"], p["label"], p.get("description", ""))
                                                 for p in raw.get("parts", ())),
                  raw.get("description", ""), raw.get("unit", ""), raw["label_en"],
-                 tuple(p["label_en"] for p in raw.get("parts", ())))
+                 tuple(p["label_en"] for p in raw.get("parts", ())),
+                 tuple(tuple(p.get("sum", ())) for p in raw.get("parts", ())),
+                 raw.get("required_unless"))
 
 
 class PpTables:

@@ -22,7 +22,7 @@ def _ladder(per: str, value: str, start: str) -> str:
     return f"{per}*({value}*({value}+1)-{start}*({start}+1))/2"
 
 
-def _is_whole(ref: str) -> str:
+def is_whole(ref: str) -> str:
     """TRUE when ``ref`` holds a whole number (never an error, whatever the cell holds)."""
     return f"IF(ISNUMBER({ref}),{ref}=INT({ref}),FALSE)"
 
@@ -64,7 +64,7 @@ class PpFormulas:
     def attribute_dice(self, aid: str) -> str:
         """The value the engine counts: blank is the start (1); unreadable or below 0 is blank."""
         v = self.attribute_cell(aid, "value_col")
-        return (f'=IF({v}="",rules.attribute.start,IF({_is_whole(v)},'
+        return (f'=IF({v}="",rules.attribute.start,IF({is_whole(v)},'
                 f'IF({v}>=rules.attribute.min,{v},""),""))')
 
     def attribute_meaning(self, aid: str) -> str:
@@ -83,7 +83,7 @@ class PpFormulas:
 
     def level_ok(self, level: str) -> str:
         """The engine prices a level that is blank (the start, 0) or a whole number ≥ 0."""
-        return f'IF({level}="",TRUE,IF({_is_whole(level)},{level}>=rules.skill.start,FALSE))'
+        return f'IF({level}="",TRUE,IF({is_whole(level)},{level}>=rules.skill.start,FALSE))'
 
     @staticmethod
     def _level(level: str) -> str:
@@ -126,7 +126,7 @@ class PpFormulas:
         c = self._row(table, i)
         name, lv = c(f"specializations.{slot}.name"), c(f"specializations.{slot}.level")
         base = self._level(c("level"))
-        return (f'=IF({name}="","",IF(AND({c("name")}<>"",{self.level_ok(c("level"))},{_is_whole(lv)}),'
+        return (f'=IF({name}="","",IF(AND({c("name")}<>"",{self.level_ok(c("level"))},{is_whole(lv)}),'
                 f'IF({lv}>{base},{_ladder("rules.specialization.per", lv, base)},0),0))')
 
     def skill_level_of(self, skill_id: str) -> str:
@@ -157,7 +157,7 @@ class PpFormulas:
 
     def combat_boost_cost(self) -> str:
         cb = self.field("/combat_boost")
-        return (f'=IF({_is_whole(cb)},MAX(0,{cb}-rules.combat_boost.start)*rules.combat_boost.per,0)')
+        return (f'=IF({is_whole(cb)},MAX(0,{cb}-rules.combat_boost.start)*rules.combat_boost.per,0)')
 
     def feats_cost(self) -> str:
         return f'=SUM({self.l.table("feats").column_name("cost")})'
@@ -170,7 +170,7 @@ class PpFormulas:
     def budget(self) -> str:
         """総ＰＰ: the sheet's, else the seed's general 50."""
         b = self.field("/budget")
-        return f'=IF({b}="",rules.budget.start,IF({_is_whole(b)},{b},""))'
+        return f'=IF({b}="",rules.budget.start,IF({is_whole(b)},{b},""))'
 
     def remainder(self) -> str:
         b, total = self.computed_cell("pp.totals.budget"), self.computed_cell("pp.totals.formula")
@@ -194,10 +194,10 @@ class PpFormulas:
                 ref = speed if key == "speed" and speed else self.field(f"/machine/{key}")
                 default = machine[key].default
                 if default is None or (key == "speed" and speed):
-                    conds.append(_is_whole(ref))
+                    conds.append(is_whole(ref))
                     values.append(ref)
                 else:
-                    conds.append(f'IF({ref}="",TRUE,{_is_whole(ref)})')
+                    conds.append(f'IF({ref}="",TRUE,{is_whole(ref)})')
                     values.append(f'IF({ref}="",{default},{ref})')
             else:
                 raise ValueError(f"initiative term {term!r}")
@@ -226,8 +226,14 @@ class PpFormulas:
         """②回避判定: a melee weapon's is 〈機動格闘〉＋作業性＋its own; any other's its own."""
         c = self._row(table, i)
         ev, work = c("evasion_target"), self.field("/machine/workability")
-        melee = f'IF({_is_whole(work)},{self.skill_level_of("mobile_melee")}+{work}+{ev},"")'
-        return f'=IF({_is_whole(ev)},IF({c("melee")}="{TRUE}",{melee},{ev}),"")'
+        melee = f'IF({is_whole(work)},{self.skill_level_of("mobile_melee")}+{work}+{ev},"")'
+        return f'=IF({is_whole(ev)},IF({c("melee")}="{TRUE}",{melee},{ev}),"")'
+
+    def evasion_sum(self, part: str) -> str:
+        """回避修正: the figure ``part`` as the sum of its fields (メインシステムの回避修正＋機動性,
+        ＋作業性), blank unless every term is a whole number, as the engine derives it."""
+        terms = [self.field(f"/machine/{fid}") for fid in self.t.machine_field("evasion_modifier").sum_of(part)]
+        return f'=IF(AND({",".join(is_whole(x) for x in terms)}),{"+".join(terms)},"")'
 
     def explosion_penetration(self) -> str:
         """■機体の破壊: 機体重量（トン数、端数切り上げ）＋１Ｄ１０."""

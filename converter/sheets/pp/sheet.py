@@ -15,7 +15,7 @@ from ...rules.pp.skills import SkillList
 from ...rules.pp.tables import ATTRIBUTE_IDS, tables
 from ...core.evaluation import Evaluation
 from ..layout import Layout, Table, a1, col_index, parse_a1
-from .formulas import PpFormulas
+from .formulas import PpFormulas, is_whole
 from .rules_sheet import (SkillSources, pp_lists, read_context_skills, skill_sources,
                              write_rules_sheet)
 from ..system_sheet import SystemSheet
@@ -39,9 +39,9 @@ class PpSheet(SystemSheet):
 
     def formula(self, name: str, table: Table | None = None, index: int | None = None) -> str:
         f = PpFormulas(self.layout)
-        if ":" in name:  # specialization_cost:<slot>
-            fn, slot = name.split(":")
-            return getattr(f, fn)(table, index, int(slot))
+        if ":" in name:  # specialization_cost:<slot>, evasion_sum:<part>
+            fn, arg = name.split(":")
+            return getattr(f, fn)(arg) if table is None else getattr(f, fn)(table, index, int(arg))
         if table is not None:
             return getattr(f, name)(table, index)
         return getattr(f, name)()
@@ -117,6 +117,14 @@ class PpSheet(SystemSheet):
         budget = f.computed_cell("pp.totals.budget").split("!")[1]
         r, c = parse_a1(total)
         _red(writer, ws, r, c, r, f'OR({total}<>{formula},AND({budget}<>"",MAX({total},{formula})>{budget}))')
+        # PP_EVASION_MODIFIER_MISMATCH (a warning): a typed 回避修正 figure other than its sum
+        for pid, _, _ in tables().machine_field("evasion_modifier").parts:
+            fld = next(x for x in self.layout.fields if x.pointer == f"/machine/evasion_modifier/{pid}")
+            mws = writer.wb.get_worksheet_by_name(fld.sheet or self.layout.input_sheet)
+            r, c = parse_a1(fld.cell)
+            typed = a1(r, c, True)
+            sum_ = f.computed_cell(f"pp.derived.machine.evasion_modifier.{pid}").split("!")[1]
+            _red(writer, mws, r, c, r, f'AND({is_whole(typed)},{sum_}<>"",{typed}<>{sum_})')
         # PP_MACHINE_MINIMUM on the machine block (its own sheet)
         for spec in tables().machine_fields:
             fld = next((x for x in self.layout.fields if x.pointer == f"/machine/{spec.id}"), None)
@@ -191,6 +199,8 @@ class _Cached:
             "unit_initiative": lambda: self._derived("/derived/unit_initiative"),
             "explosion_penetration": lambda: self._derived("/derived/machine/explosion_penetration"),
         }
+        if name.startswith("evasion_sum:"):
+            return self._derived(f"/derived/machine/evasion_modifier/{name.split(':')[1]}")
         return values[name]()
 
     def row(self, table: Table, i: int, key: str) -> Any:

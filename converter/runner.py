@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
@@ -26,6 +27,15 @@ from .rules import get_system, system_ids
 PREWARM_FROM = 8  # files: from here on, importing every engine before forking pays for itself
 #: suffixes read in a worker process even with one job (native readers)
 ISOLATED_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
+
+
+@dataclass(frozen=True)
+class Task:
+    """What a worker does with each file, and what stands for a file it could not finish. Both
+    are module-level functions (or partials of them), so that a spawned worker can receive them."""
+
+    run: Callable[[Path], Any]
+    crashed: Callable[[Path, str], Any]
 
 
 @dataclass(frozen=True)
@@ -88,8 +98,9 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
         done(i, _guarded(files[i], options, context))
 
     if isolated:
-        _run_in_workers(files, isolated, options, context, max(1, min(jobs, len(isolated))), limits, done,
-                        first_local=in_process, local=local)
+        task = Task(partial(_check_slimmed, options=options, context=context), crashed)
+        run_in_workers(files, isolated, task, max(1, min(jobs, len(isolated))), limits, done,
+                       first_local=in_process, local=local)
     else:
         for i in in_process:
             local(i)
@@ -101,6 +112,11 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
 def check_one(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
     """One file read and checked; never raises for what the file holds."""
     return check_source(read_source(path), options, context)
+
+
+def _check_slimmed(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
+    """A worker's check of one file: the report slimmed before it crosses the pipe."""
+    return slimmed(check_one(path, options, context))
 
 
 def _guarded(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
@@ -140,12 +156,12 @@ def crashed(path: Path, reason: str) -> FileReport:
 
 # --- worker processes ----------------------------------------------------------------------------
 
-def _run_in_workers(files: list[Path], indices: list[int], options: Mapping[str, str],
-                    context: Mapping[str, Any], jobs: int, limits: Limits,
-                    done: Callable[[int, FileReport], None], first_local: list[int],
-                    local: Callable[[int], None]) -> None:
-    """Hand ``indices`` to ``jobs`` workers one file at a time; while they work, check the
-    ``first_local`` files here. A worker that dies or overruns costs only its current file."""
+def run_in_workers(files: list[Path], indices: list[int], task: Task, jobs: int, limits: Limits,
+                   done: Callable[[int, Any], None], first_local: list[int] = (),
+                   local: Callable[[int], None] = lambda i: None) -> None:
+    """Hand ``indices`` to ``jobs`` workers one file at a time, each running ``task``; while they
+    work, handle the ``first_local`` files here. A worker that dies or overruns costs only its
+    current file, which gets ``task.crashed``."""
     import multiprocessing
     from multiprocessing.connection import wait
 
@@ -159,14 +175,14 @@ def _run_in_workers(files: list[Path], indices: list[int], options: Mapping[str,
         """A new worker for a dead or killed one; the files it had not begun go back first."""
         workers.pop(w.conn)
         queue[:0] = w.pending[1:]
-        fresh = _Worker.start(ctx, options, context, limits)
+        fresh = _Worker.start(ctx, task, limits)
         workers[fresh.conn] = fresh
         fresh.fill(queue, files)
         return fresh
 
     try:
         for _ in range(jobs):
-            w = _Worker.start(ctx, options, context, limits)
+            w = _Worker.start(ctx, task, limits)
             workers[w.conn] = w
         for w in workers.values():
             w.fill(queue, files)
@@ -180,7 +196,7 @@ def _run_in_workers(files: list[Path], indices: list[int], options: Mapping[str,
                 except (EOFError, OSError):  # the worker died on the file it was working on
                     w.process.join(5)
                     if w.pending:
-                        done(w.pending[0], crashed(files[w.pending[0]], _death(w.process.exitcode)))
+                        done(w.pending[0], task.crashed(files[w.pending[0]], _death(w.process.exitcode)))
                     replace(w)
                     continue
                 w.finished(index)
@@ -191,7 +207,7 @@ def _run_in_workers(files: list[Path], indices: list[int], options: Mapping[str,
                 if w.pending and now - w.started > limits.seconds:
                     w.process.kill()
                     w.process.join()
-                    done(w.pending[0], crashed(files[w.pending[0]], f"> {limits.seconds:g} s"))
+                    done(w.pending[0], task.crashed(files[w.pending[0]], f"> {limits.seconds:g} s"))
                     replace(w)
     finally:
         for w in workers.values():
@@ -233,9 +249,9 @@ class _Worker:
     started: float = 0.0  # when the first pending file began
 
     @classmethod
-    def start(cls, ctx, options: Mapping[str, str], context: Mapping[str, Any], limits: Limits) -> "_Worker":
+    def start(cls, ctx, task: Task, limits: Limits) -> "_Worker":
         parent, child = ctx.Pipe()
-        process = ctx.Process(target=_serve, args=(child, dict(options), dict(context), limits), daemon=True)
+        process = ctx.Process(target=_serve, args=(child, task, limits), daemon=True)
         process.start()
         child.close()
         return cls(process, parent)
@@ -271,8 +287,8 @@ class _Worker:
         self.conn.close()
 
 
-def _serve(conn, options: dict[str, str], context: dict[str, Any], limits: Limits) -> None:
-    """A worker: check each file it is sent until told to stop."""
+def _serve(conn, task: Task, limits: Limits) -> None:
+    """A worker: run the task on each file it is sent until told to stop."""
     import faulthandler
     import signal
 
@@ -299,11 +315,11 @@ def _serve(conn, options: dict[str, str], context: dict[str, Any], limits: Limit
             return
         index, path = msg
         try:
-            report = slimmed(check_one(Path(path), options, context))
+            report = task.run(Path(path))
         except MemoryError:
-            report = crashed(Path(path), f"> {limits.memory_bytes // 1024 ** 2} MB")
+            report = task.crashed(Path(path), f"> {limits.memory_bytes // 1024 ** 2} MB")
         except RecursionError:
-            report = crashed(Path(path), "nested too deeply")
+            report = task.crashed(Path(path), "nested too deeply")
         except Exception as exc:  # a bug of ours on this file: reported, the run goes on
-            report = crashed(Path(path), f"{type(exc).__name__}: {exc}")
+            report = task.crashed(Path(path), f"{type(exc).__name__}: {exc}")
         conn.send((index, report))

@@ -104,7 +104,8 @@ def test_files_for_a_worker_that_died_go_back_to_the_queue(tmp_path) -> None:
     being handed over): the file not delivered is queued again, not lost, and nothing raises."""
     import multiprocessing
 
-    worker = runner._Worker.start(multiprocessing.get_context("fork"), {}, {}, Limits())
+    task = runner.Task(runner.check_one, runner.crashed)
+    worker = runner._Worker.start(multiprocessing.get_context("fork"), task, Limits())
     worker.process.kill()
     worker.process.join()
     queue = [0, 1, 2]
@@ -121,8 +122,8 @@ def test_a_worker_that_dies_at_once_is_replaced(tmp_path, monkeypatch) -> None:
     real_start = runner._Worker.start.__func__
     started: list[int] = []
 
-    def start(cls, ctx, options, context, limits):
-        w = real_start(cls, ctx, options, context, limits)
+    def start(cls, ctx, task, limits):
+        w = real_start(cls, ctx, task, limits)
         started.append(1)
         if len(started) <= 2:  # the first two workers are dead before they are sent a file
             w.process.kill()

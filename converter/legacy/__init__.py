@@ -1,0 +1,1 @@
+"""Importing legacy sheets: homemade layouts read by their labels."""

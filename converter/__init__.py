@@ -54,7 +54,26 @@ def check_path(path: str | Path, options: Mapping[str, str] | None = None,
     return check_source(read_source(path), options, context)
 
 
+def import_paths(paths: Iterable[str | Path], outdir: str | Path | None = None, *, system: str | None = None,
+                 jobs: int = 1, templates: bool = False):
+    """Import workbooks, homemade or from our templates (folders searched): an
+    :class:`~converter.importer.ImportReport`; with ``outdir``, the documents, report and roster
+    written there as ``mechasheet import`` writes them."""
+    from .importer import import_files
+
+    return import_files(paths, outdir, system=system, jobs=jobs, templates=templates)
+
+
+def roster(paths: Iterable[str | Path], *, system: str | None = None, jobs: int = 1):
+    """The roster of the workbooks at ``paths`` as a pandas DataFrame: file, sheet, system, name,
+    player, confidence, computed and declared totals, budget, errors, warnings, unmapped cells."""
+    from .roster import roster as _roster
+
+    return _roster(paths, system=system, jobs=jobs)
+
+
 __all__ = ["CatalogError", "CostLine", "Derived", "Evaluation", "Finding", "InputError",
            "MechasheetError", "Origin", "OutputError", "Roll", "RuleOptionError", "RuleTableError",
            "Severity", "Source", "System", "__version__", "catalog", "check_document", "check_path",
-           "check_paths", "evaluate", "get_system", "resolve_options", "system_ids"]
+           "check_paths", "evaluate", "get_system", "import_paths", "resolve_options", "roster",
+           "system_ids"]

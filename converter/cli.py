@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any, Sequence
 
 from .core.errors import MechasheetError
@@ -80,6 +81,14 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     shared(c, "rule")
     c.add_argument("--catalog", metavar="FILE", help=t["check_catalog"])
     c.add_argument("--skills", metavar="FILE", help=t["check_skills"])
+
+    im = command("import", epilog=t["import_examples"], formatter_class=_formatter(t, raw=True))
+    im.add_argument("paths", nargs="+", metavar="PATH", help=t["import_paths"])
+    im.add_argument("-o", "--output", metavar="OUTDIR", required=True, help=t["import_output"])
+    im.add_argument("--system", choices=("up", "pp", "mailgear"), help=t["import_system"])
+    im.add_argument("--templates", action="store_true", help=t["import_templates"])
+    im.add_argument("--jobs", type=jobs, default=None, metavar="N", help=t["check_jobs"])
+    shared(im, "force", "rule")
 
     s = command("schema")
     s.add_argument("system", help=t["schema_system"])
@@ -264,6 +273,52 @@ def _progress_bar(total: int):
         yield lambda: progress.advance(task)
 
 
+def _cmd_import(args: argparse.Namespace) -> int:
+    """Import workbooks into OUTDIR, a line per character or unit as each file is done; exit 0
+    when every file was imported, 1 when some could not be, 2 when none could."""
+    from .check.text import render_file, text_options
+    from .importer import REPORT_NAME, Entry, import_files
+    from .legacy.grid import SUFFIXES
+    from .io import expand_paths
+    from .rules import system_ids
+    from .rules.options import parse_rule_args
+    from .runner import default_jobs
+
+    options = parse_rule_args(args.rule, system_ids())
+    t = texts(args.lang)
+    total = len(expand_paths(args.paths, SUFFIXES))
+    if not total:
+        raise MechasheetError("no workbooks found in: " + ", ".join(args.paths), "NO_DOCUMENTS",
+                              paths=list(args.paths))
+    opts = text_options(args.lang, quiet=True, color=_color(sys.stdout))
+
+    def on_entry(entry: Entry) -> None:
+        if entry.imported:
+            conf = entry.record.confidence
+            sys.stdout.write(t["import_line"].format(
+                path=entry.report.path, system=entry.report.system,
+                confidence="—" if conf is None else f"{conf:g}",
+                output=", ".join(entry.outputs) or "—") + "\n")
+        else:
+            sys.stdout.write(t["import_failed"].format(path=entry.report.path) + "\n")
+            sys.stdout.write(render_file(entry.report, opts))
+        sys.stdout.flush()
+
+    with _progress(total) as advance:
+        def counted(entry: Entry) -> None:
+            on_entry(entry)
+            advance()
+
+        report = import_files(args.paths, args.output, system=args.system, options=options,
+                              jobs=args.jobs or default_jobs(), templates=args.templates, force=args.force,
+                              on_entry=counted)
+    failed = len({e.record.file for e in report.entries if not e.imported})
+    sys.stdout.write(t["import_summary"].format(
+        files=report.files, documents=sum(1 for e in report.entries if e.imported), failed=failed,
+        report=str(Path(args.output) / REPORT_NAME)) + "\n")
+    return report.exit_code
+
+
 def _cmd_schema(args: argparse.Namespace) -> int:
     if args.system == "mailgear-catalog":
         from .rules.mailgear.catalog import catalog_schema_text
@@ -348,7 +403,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if any(f.level.value == "error" for f in findings) else EXIT_OK
 
 
-COMMANDS = {"check": _cmd_check, "schema": _cmd_schema, "rules": _cmd_rules,
+COMMANDS = {"check": _cmd_check, "import": _cmd_import, "schema": _cmd_schema, "rules": _cmd_rules,
             "template": _cmd_template, "write": _cmd_write, "read": _cmd_read}
 
 

@@ -33,7 +33,7 @@ from converter.rules.tables_file import load_tables
 from .strategies import mailgear_catalog, mailgear_pilot, pp_character, up_unit
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = sorted(ROOT.glob("samples/*/*.json"))
+SAMPLES = sorted(p for p in ROOT.glob("samples/*/*.json") if p.parent.name != "legacy")  # legacy: sheets
 BROKEN = sorted(ROOT.glob("samples/broken/*/*.json"))
 CATALOG = ROOT / "samples" / "mailgear" / ".catalog" / "catalog-example.json"
 

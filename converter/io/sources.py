@@ -16,8 +16,9 @@ from ..core.source import Source, unreadable
 #: reader module → the suffixes it takes (lower case)
 READERS = {"converter.io.json_files": (".json",), "converter.io.workbooks": (".xlsx", ".xlsm")}
 INPUT_SUFFIXES = tuple(s for suffixes in READERS.values() for s in suffixes)
-# Folders of known-bad examples: skipped when a parent folder is searched, checked when named.
-SKIPPED_FOLDERS = ("broken",)
+# Folders of known-bad examples and of homemade sheets (read by `mechasheet import`, not by
+# check): skipped when a parent folder is searched, read when named.
+SKIPPED_FOLDERS = ("broken", "legacy")
 
 
 STDIN = "-"
@@ -48,11 +49,12 @@ def read_sources(paths: Iterable[str | Path]) -> Iterator[Source]:
         yield read_source(p)
 
 
-def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files named, and the inputs inside folders named (sorted, recursive), each once.
+def expand_paths(paths: Iterable[str | Path], suffixes: tuple[str, ...] = INPUT_SUFFIXES) -> list[Path]:
+    """Files named, and the files with one of ``suffixes`` inside folders named (sorted,
+    recursive), each once.
 
-    In a folder, hidden entries and sub-folders named ``broken`` are passed over; name them
-    directly to check them. A file named twice (or found again in a folder) is read once."""
+    In a folder, hidden entries and sub-folders named ``broken`` or ``legacy`` are passed over;
+    name them directly to read them. A file named twice (or found again in a folder) is read once."""
     out: list[Path] = []
     for raw in paths:
         p = Path(raw)
@@ -60,7 +62,7 @@ def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
             out.append(p)
         elif p.is_dir():
             out.extend(sorted(q for q in p.rglob("*")
-                              if q.is_file() and q.suffix.lower() in INPUT_SUFFIXES
+                              if q.is_file() and q.suffix.lower() in suffixes
                               and not any(part.startswith(".") or part in SKIPPED_FOLDERS
                                           for part in q.relative_to(p).parts[:-1])
                               and not q.name.startswith((".", "~$"))))

@@ -64,7 +64,7 @@ def _read(p: Path, named: NamedCells) -> SheetRead:
     template = named.package.properties.get("mechasheet.template") or named.raw("mechasheet.template")
     if not template:
         raise InputError(f"{p}: not a mechasheet workbook (no mechasheet.template name); "
-                         "legacy sheets are imported with a legacy profile")
+                         "import homemade sheets with `mechasheet import`", "SHEET_NOT_TEMPLATE")
     system, _, version = str(template).partition("/")
     if system not in sheet_systems():
         raise InputError(f"{p}: template {template!r} is not readable by this version")

@@ -1,0 +1,404 @@
+"""Reading a homemade sheet by its labels: which system it is, where each character or unit sits,
+and each field's value, with every cell not read kept.
+
+A grid is read in this order: tables first (a row of column labels with the rows under it: 武装,
+技能, 装備), then single fields (a label with its value to the right, below, or in the same cell:
+「ＨＰ：２５０」), then lists (技能 「熱血Lv2、鉄壁Lv3」). A cell holding a label is never read as
+a value. Every non-empty cell that is neither a label read nor a value read is kept, with its
+address and its value as written, in the document's ``extra``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ..core.findings import Finding
+from ..core.pointers import put
+from . import notation
+from .grid import Grid, address
+from .labels import LabelSpec, SystemLabels, TableSpec, kind_words, label_key, system_labels
+
+#: the fields that name a character or unit: two on one sheet are two of them
+IDENTITY = {"up": "/name", "pp": "/name", "mailgear": "/pilot/name"}
+RIGHT_REACH = 4  # columns a value may sit right of its label (label cells merged across count once)
+_SPLIT_LIST = re.compile(r"[、,，;；\n]+|\s{2,}")
+_GLUED_LEVEL = re.compile(r"(.*[^\d０-９\s])\s*([\d０-９]{1,2})")
+
+
+@dataclass
+class Detection:
+    system: str | None
+    confidence: float
+    scores: dict[str, float]
+
+
+@dataclass
+class Imported:
+    """One character or unit read from a sheet (or a part of one)."""
+
+    system: str
+    sheet: str
+    document: dict[str, Any]
+    cells: dict[str, str] = field(default_factory=dict)  # pointer → "シート!B3"
+    findings: list[Finding] = field(default_factory=list)
+    unmapped: dict[str, Any] = field(default_factory=dict)  # A1 → the value as written
+    confidence: float = 1.0
+    region: str | None = None  # "A1:H40" when the sheet holds several
+
+
+def detect(grids: Iterable[Grid], systems: Iterable[str]) -> Detection:
+    """The system whose labels the cells carry most, with a confidence in [0, 1]; None when no
+    system reaches its minimum score."""
+    keys: set[str] = set()
+    for grid in grids:
+        for value in grid.cells.values():
+            if isinstance(value, str):
+                keys.add(label_key(value))
+                pair = notation.split_label_value(value)
+                if pair:
+                    keys.add(label_key(pair[0]))
+    scores = {}
+    for system in systems:
+        spec = system_labels(system)
+        scores[system] = sum(w for k, w in spec.detect.items() if k in keys)
+    best = max(scores, key=scores.__getitem__, default=None)
+    if best is None or scores[best] < system_labels(best).min_score:
+        return Detection(None, 0.0, scores)
+    total = sum(scores.values())
+    strength = min(1.0, scores[best] / (2 * system_labels(best).min_score))
+    return Detection(best, round(scores[best] / total * strength, 2), scores)
+
+
+def read_grid(grid: Grid, system: str, confidence: float = 1.0) -> list[Imported]:
+    """Every character or unit of ``system`` on ``grid``: one, or one per region when the
+    identity label (機体名, キャラクター名, 名前) comes more than once."""
+    spec = system_labels(system)
+    regions = _regions(grid, spec)
+    out = []
+    for region in regions:
+        got = _SheetRead(region, spec).read()
+        got.confidence = confidence
+        if len(regions) > 1:
+            rows = [r for r, _ in region.cells]
+            cols = [c for _, c in region.cells]
+            got.region = f"{address(min(rows), min(cols))}:{address(max(rows), max(cols))}"
+        out.append(got)
+    return out
+
+
+# --- one sheet, one character ---------------------------------------------------------------------
+
+class _SheetRead:
+    def __init__(self, grid: Grid, spec: SystemLabels) -> None:
+        self.grid = grid
+        self.spec = spec
+        self.labels = spec.all_keys
+        self.keys = {rc: label_key(v) for rc, v in grid.cells.items() if isinstance(v, str)}
+        self.by_key: dict[str, list[tuple[int, int]]] = {}
+        for rc in sorted(self.keys):
+            self.by_key.setdefault(self.keys[rc], []).append(rc)
+        self.inline: dict[str, list[tuple[tuple[int, int], str]]] = {}  # 「ＨＰ：２５０」: label → (cell, value)
+        for rc in sorted(self.keys):
+            pair = notation.split_label_value(grid.cells[rc])
+            if pair:
+                self.inline.setdefault(label_key(pair[0]), []).append((rc, pair[1]))
+        self.used: set[tuple[int, int]] = set()
+        self.doc: dict[str, Any] = {"system": spec.system, "format": 1}
+        self.cells: dict[str, str] = {}
+        self.findings: list[Finding] = []
+        self.done: set[str] = set()  # pointers already read
+
+    def read(self) -> Imported:
+        for table in self.spec.tables:
+            self._table(table)
+        for fspec in self.spec.fields:
+            if fspec.target not in self.done:
+                self._field(fspec)
+        unmapped = {address(r, c): v for (r, c), v in sorted(self.grid.cells.items()) if (r, c) not in self.used}
+        return Imported(self.spec.system, self.grid.sheet, self.doc, self.cells, self.findings, unmapped)
+
+    # -- cells
+    def _is_label(self, rc: tuple[int, int]) -> bool:
+        return self.keys.get(rc, "") in self.labels
+
+    def _cell(self, rc: tuple[int, int]) -> str:
+        return f"{self.grid.sheet}!{address(*rc)}"
+
+    def _value_beside(self, rc: tuple[int, int]) -> tuple[int, int] | None:
+        """The value of the label at ``rc``: the next cell right (within reach), else below."""
+        r, c = rc
+        end = self.grid.merge_end(r, c)
+        for cc in range(end + 1, end + 1 + RIGHT_REACH):
+            if (r, cc) in self.grid.cells:
+                if (r, cc) in self.used or self._is_label((r, cc)):
+                    break
+                return (r, cc)
+        below = (self.grid.merge_bottom(r, c) + 1, c)
+        if below in self.grid.cells and below not in self.used and not self._is_label(below):
+            return below
+        return None
+
+    # -- single fields
+    def _field(self, fspec: LabelSpec) -> None:
+        """The first of the field's labels, in sheet order, that has a readable value."""
+        spots = sorted([(rc, None) for key in fspec.labels for rc in self.by_key.get(key, ())]
+                       + [(rc, v) for key in fspec.labels for rc, v in self.inline.get(key, ())],
+                       key=lambda x: x[0])
+        tried = len(self.findings)  # a value that cannot be read is said only if no other can
+        for rc, inline in spots:
+            if rc in self.used:
+                continue
+            if inline is not None:
+                if self._store(fspec, inline, rc):
+                    self.used.add(rc)
+                    break
+                continue
+            if fspec.kind in ("levels", "names"):
+                if self._list(fspec, rc):
+                    break
+                continue
+            at = self._value_beside(rc)
+            if at is not None and self._store(fspec, self.grid.cells[at], at):
+                self.used.update((rc, at))
+                break
+        else:
+            return
+        del self.findings[tried:]
+
+    def _store(self, fspec: LabelSpec, raw: Any, rc: tuple[int, int]) -> bool:
+        value = self._parse(fspec.kind, raw, fspec.list_id, fspec.target, rc)
+        if value is None:
+            return False
+        if fspec.target == "/terrain" and isinstance(value, dict):
+            for key, grade in value.items():
+                put(self.doc, f"/terrain/{key}", grade)
+        else:
+            put(self.doc, fspec.target, value)
+        self.cells[fspec.target] = self._cell(rc)
+        self.done.add(fspec.target)
+        return True
+
+    def _list(self, fspec: LabelSpec, rc: tuple[int, int]) -> bool:
+        """A list written beside or under its label: each cell, or each part of one cell."""
+        r, c = rc
+        run: list[tuple[int, int]] = []
+        cc = c + 1
+        while (r, cc) in self.grid.cells and (r, cc) not in self.used and not self._is_label((r, cc)):
+            run.append((r, cc))
+            cc += 1
+        if not run:
+            rr = r + 1
+            while (rr, c) in self.grid.cells and (rr, c) not in self.used and not self._is_label((rr, c)):
+                run.append((rr, c))
+                rr += 1
+        items: list[Any] = []
+        taken = []
+        for at in run:
+            parts = [p for p in _SPLIT_LIST.split(str(self.grid.cells[at])) if p.strip()]
+            got = [self._list_item(fspec, p) for p in parts]
+            if not got or any(g is None for g in got):
+                break
+            items.extend(got)
+            taken.append(at)
+        if not items:
+            return False
+        put(self.doc, fspec.target, items)
+        self.cells[fspec.target] = self._cell(taken[0])
+        self.used.update([rc, *taken])
+        self.done.add(fspec.target)
+        return True
+
+    def _list_item(self, fspec: LabelSpec, text: str) -> Any:
+        if fspec.kind == "names":
+            return text.strip()
+        level = notation.parse_level(text)
+        if level is None:
+            # Under a skills label, 「操縦3」 is a skill and its level (parse_level alone reads
+            # digits glued to a name as part of it: 「ガンダム2」).
+            glued = _GLUED_LEVEL.fullmatch(text.strip())
+            if glued is None or notation.parse_int(glued.group(2)) is None:
+                return None
+            level = glued.group(1), notation.parse_int(glued.group(2))
+        name, lv = level
+        if fspec.list_id:
+            found = self.spec.lists.get(fspec.list_id, {}).get(label_key(name))
+            name = found if found is not None else name
+        return {fspec.item or "name": name, "level": lv}
+
+    # -- tables
+    def _table(self, table: TableSpec) -> None:
+        for r in sorted({r for r, _ in self.grid.cells}):
+            columns = self._header(table, r)
+            if columns is None:
+                continue
+            rows: list[dict[str, Any]] = []
+            rr = r + 1
+            while True:
+                row_cells = {key: (rr, c) for key, c in columns.items() if (rr, c) in self.grid.cells}
+                if not row_cells or any(self._is_label(rc) for rc in row_cells.values()):
+                    break
+                item: dict[str, Any] = {}
+                at = f"{table.pointer}/{len(rows)}"
+                for key, rc in row_cells.items():
+                    col = next(x for x in table.columns if x.target == key)
+                    self._column(col, self.grid.cells[rc], item, at, rc, self.keys[(r, columns[key])])
+                if item:
+                    rows.append(item)
+                rr += 1
+            if rows:
+                put(self.doc, table.pointer, rows)
+                self.done.add(table.pointer)
+                self.cells[table.pointer] = self._cell((r, columns[table.anchor]))
+            return
+
+    def _header(self, table: TableSpec, r: int) -> dict[str, int] | None:
+        """Column key → column, if row ``r`` is this table's header (its anchor and one more)."""
+        found: dict[str, int] = {}
+        for (rr, c), key in sorted(self.keys.items()):
+            if rr != r or (rr, c) in self.used:
+                continue
+            for col in table.columns:
+                if key in col.labels:
+                    # Two cells of the row for one column (「スキル」 over a 「スキル名」 header): the
+                    # one with a value under it.
+                    if col.target not in found or ((r + 1, found[col.target]) not in self.grid.cells
+                                                and (r + 1, c) in self.grid.cells):
+                        found[col.target] = c
+                    break
+        if table.anchor not in found or len(found) < 2:
+            return None
+        self.used.update((r, c) for c in found.values())
+        return found
+
+    def _column(self, col: LabelSpec, raw: Any, item: dict[str, Any], at: str, rc: tuple[int, int],
+                header: str) -> None:
+        pointer = f"{at}/{col.target}"
+        value = self._parse(col.kind, raw, col.list_id, pointer, rc, keep_unknown=col.keep_unknown,
+                            header=header)
+        if value is None:
+            return
+        self.used.add(rc)
+        self.cells[pointer] = self._cell(rc)
+        if col.kind == "range":
+            lo, hi, post = value
+            item["range"] = hi
+            if lo is not None:
+                item["min_range"] = lo
+            if post is not None:
+                item["post_move"] = post
+        elif col.kind == "dice":
+            item["damage"] = {"dice": value[0], "fixed": value[1]}
+        else:
+            item[col.target] = value
+
+    # -- values
+    def _parse(self, kind: str, raw: Any, list_id: str | None, pointer: str, rc: tuple[int, int], *,
+               keep_unknown: bool = False, header: str = "") -> Any:
+        """``raw`` read as ``kind``; None (with a warning) when it is not one."""
+        if kind in ("text", "suggest", "any"):
+            return raw if isinstance(raw, str) else str(raw)
+        value: Any
+        if kind in ("int", "enum_int"):
+            value = notation.parse_int(raw)
+        elif kind == "number":
+            value = notation.parse_number(raw)
+        elif kind == "percent":
+            value = notation.parse_percent(raw)
+        elif kind == "bool":
+            value = notation.parse_bool(raw)
+        elif kind == "enum":
+            value = self.spec.lists.get(list_id or "", {}).get(label_key(str(raw)))
+            if value is None and keep_unknown:
+                value = raw if isinstance(raw, str) else str(raw)
+        elif kind == "dice":
+            value = notation.parse_dice(raw)
+        elif kind == "range":
+            value = notation.parse_range(raw)
+        elif kind == "usage":
+            value = _usage(raw, header)
+        elif kind == "movement":
+            value = _movement(raw)
+        elif kind == "terrain":
+            value = _terrain(raw)
+        else:
+            value = None
+        if value is None:
+            ja, en = kind_words(kind)
+            self.findings.append(Finding("LEGACY_VALUE_UNREAD", pointer,
+                                         {"value": str(raw)[:40], "kind_ja": ja, "kind_en": en}, self._cell(rc)))
+        return value
+
+
+# --- notations particular to one field -------------------------------------------------------------
+
+_TERRAINS = (("air", "空"), ("land", "陸"), ("sea", "海"), ("space", "宇"))
+_GRADE = r"[SABC\-−ー]"
+
+
+def _movement(raw: Any) -> list[str] | None:
+    """「陸・宇宙」, 「空／陸」, 「陸宇」: the movement types in the order the seed lists them."""
+    text = notation.norm(raw)
+    found = [key for key, mark in _TERRAINS if mark in text]
+    return found or None
+
+
+def _terrain(raw: Any) -> dict[str, str] | None:
+    """「空A 陸A 海B 宇A」 (any order), or four grades in the order 空陸海宇 (「A/A/B/A」, 「AABA」)."""
+    text = notation.norm(raw).upper()
+    marks = {mark: key for key, mark in _TERRAINS}
+    pairs = re.findall(r"(空|陸|海|宇)宙?\s*:?\s*(" + _GRADE + ")", text)
+    if pairs:
+        return {marks[m]: _grade(g) for m, g in pairs}
+    grades = re.sub(r"[\s/,、]", "", text)
+    if re.fullmatch(_GRADE + "{4}", grades):
+        return {key: _grade(g) for (key, _), g in zip(_TERRAINS, grades)}
+    return None
+
+
+def _grade(text: str) -> str:
+    return "-" if text in "-−ー" else text
+
+
+def _usage(raw: Any, header: str) -> dict[str, Any] | None:
+    """「弾数8」, 「8発」, 「EN10」, or a bare number under a 弾数 / EN消費 column."""
+    text = notation.norm(raw).upper()
+    digits = re.search(r"\d+", text)
+    if digits is None:
+        return None
+    amount = int(digits.group())
+    if "EN" in text or (not re.search("[弾発回]", text) and "en" in header):
+        return {"type": "en", "amount": amount}
+    return {"type": "ammo", "amount": amount}
+
+
+# --- several on one sheet -------------------------------------------------------------------------
+
+def _regions(grid: Grid, spec: SystemLabels) -> list[Grid]:
+    """The grid split at each identity label when it holds more than one: side by side (the
+    labels on one row) or one under another."""
+    identity = next((f for f in spec.fields if f.target == IDENTITY.get(spec.system)), None)
+    if identity is None:
+        return [grid]
+    anchors = sorted(rc for rc, v in grid.cells.items()
+                     if isinstance(v, str) and (label_key(v) in identity.labels or _inline_label(v, identity)))
+    if len(anchors) < 2:
+        return [grid]
+    rows = [r for r, _ in anchors]
+    if max(rows) - min(rows) <= 3:  # side by side: split at the anchors' columns
+        cuts = sorted({c for _, c in anchors})
+        pick = lambda rc: sum(1 for x in cuts[1:] if rc[1] >= x)  # noqa: E731
+    else:
+        cuts = sorted({r for r, _ in anchors})
+        pick = lambda rc: sum(1 for x in cuts[1:] if rc[0] >= x)  # noqa: E731
+    parts = [Grid(grid.sheet) for _ in cuts]
+    for rc, v in grid.cells.items():
+        parts[pick(rc)].cells[rc] = v
+    for m in grid.merged:
+        parts[pick((m[0], m[1]))].merged.append(m)
+    return [p for p in parts if p]
+
+
+def _inline_label(value: str, fspec: LabelSpec) -> bool:
+    pair = notation.split_label_value(value)
+    return bool(pair) and label_key(pair[0]) in fspec.labels

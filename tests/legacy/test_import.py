@@ -1,0 +1,153 @@
+"""mechasheet import: a folder of workbooks to documents, a report and a roster; nothing lost,
+every failure reported, exit codes that fit a script."""
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from converter import import_paths, roster
+from converter.cli import main
+from converter.importer import document_name
+
+ROOT = Path(__file__).resolve().parents[2]
+LEGACY = ROOT / "samples" / "legacy"
+
+
+def _notes_only(path: Path) -> Path:
+    """A workbook of free text that fits no system (a club's meeting notes)."""
+    wb = openpyxl.Workbook()
+    wb.active.append(["次回のセッション", "12月14日"])
+    wb.active.append(["持ち物", "ダイス、筆記用具"])
+    wb.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):
+    out = tmp_path_factory.mktemp("out")
+    report = import_paths([LEGACY], out, templates=True, jobs=2)
+    return report, out
+
+
+def test_every_sample_becomes_named_documents_with_report_and_roster(imported) -> None:
+    """Each character or unit is a JSON document named after it, a filled template beside it; the
+    report lists every one with where it came from; the roster has a row each."""
+    report, out = imported
+    names = sorted(p.name for p in out.glob("*.json") if p.name != "import-report.json")
+    assert len(names) == len(report.entries) == 13
+    assert "ガンダムＭｋ－Ⅱ.json" in names and "ジム.json" in names and "ボール.json" in names
+    for entry in report.entries:
+        doc = json.loads(Path(entry.outputs[0]).read_text(encoding="utf-8"))
+        assert doc == entry.report.document
+        assert Path(entry.outputs[1]).parent.name == "templates" and Path(entry.outputs[1]).exists()
+    data = json.loads((out / "import-report.json").read_text(encoding="utf-8"))
+    assert [f["path"] for f in data["files"]] == [e.report.path for e in report.entries]
+    first = data["files"][0]["import"]
+    assert set(first) >= {"file", "sheet", "region", "system", "confidence", "unmapped", "unmapped_cells",
+                          "outputs"}
+    with (out / "roster.csv").open(encoding="utf-8-sig") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 13 and set(rows[0]) == {"file", "sheet", "system", "name", "player", "confidence",
+                                                "computed", "declared", "budget", "errors", "warnings",
+                                                "unmapped"}
+    assert openpyxl.load_workbook(out / "roster.xlsx").active.max_row == 14
+    assert report.exit_code == 0
+
+
+def test_a_written_total_is_kept_to_show_the_old_arithmetic(imported) -> None:
+    """up-label-beside's sheet says 1,364; the engine computes otherwise: the declared total is
+    kept and the mismatch reported at its cell, as check does."""
+    report, _ = imported
+    entry = next(e for e in report.entries if e.report.path.endswith("up-label-beside.xlsx#機体データ"))
+    assert entry.report.declared == 1364 and entry.report.computed != 1364
+    mismatch = next(f for f in entry.report.findings if f.code == "UP_TOTAL_MISMATCH")
+    assert mismatch.cell == "機体データ!B13"
+
+
+def test_roster_api_returns_a_dataframe() -> None:
+    frame = roster([LEGACY / "pp-side-by-side.xlsx"])
+    assert list(frame["name"]) == ["ミナ", "ジョウ"] and list(frame["player"]) == ["すずき", "さとう"]
+    assert list(frame["system"]) == ["pp", "pp"] and frame["computed"].notna().all()
+
+
+def test_names_collide_and_get_a_suffix(tmp_path: Path) -> None:
+    """The same workbook named twice under two names: the second character files get -2."""
+    shutil.copy(LEGACY / "pp-side-by-side.xlsx", tmp_path / "a.xlsx")
+    shutil.copy(LEGACY / "pp-side-by-side.xlsx", tmp_path / "b.xlsx")
+    report = import_paths([tmp_path], tmp_path / "out")
+    assert sorted(Path(e.outputs[0]).name for e in report.entries) == ["ジョウ-2.json", "ジョウ.json",
+                                                                       "ミナ-2.json", "ミナ.json"]
+
+
+def test_document_names_are_safe_file_names() -> None:
+    assert document_name({"name": "ガンダム/Mk-Ⅱ: 改"}, "x") == "ガンダム_Mk-Ⅱ_ 改"
+    assert document_name({"pilot": {"name": "..."}}, "fallback") == "document"
+    assert document_name({}, "file-シート") == "file-シート"
+
+
+def test_mixed_folder_reports_every_failure_and_goes_on(tmp_path: Path) -> None:
+    """Good sheets, hostile and damaged files, and a workbook that fits no system: every file has
+    its entry, nothing crashes, and the exit code says some could not be imported."""
+    from tests.hostile.corpus import build
+
+    folder = tmp_path / "in"
+    expected = build(folder / "hostile")
+    shutil.copy(LEGACY / "mailgear-pilot.xlsx", folder)
+    shutil.copy(LEGACY / "up-two-units.xls", folder)
+    _notes_only(folder / "notes.xlsx")
+    (folder / "broken.ods").write_bytes(b"PK\x03\x04 not really a zip")
+    report = import_paths([folder], tmp_path / "out", jobs=2)
+    by_file = {}
+    for e in report.entries:
+        by_file.setdefault(Path(e.record.file).name, []).append(e)
+    assert set(by_file) == set(expected) | {"mailgear-pilot.xlsx", "up-two-units.xls", "notes.xlsx", "broken.ods"}
+    assert [e.imported for e in by_file["up-two-units.xls"]] == [True, True]
+    assert [f.code for f in by_file["notes.xlsx"][0].report.findings] == ["LEGACY_NO_SYSTEM"]
+    assert [f.code for f in by_file["broken.ods"][0].report.findings] == ["LEGACY_UNREADABLE"]
+    for name, code in expected.items():
+        if code not in ("OK", "SHEET_NAME_MISSING", "SHEET_NAME_BROKEN", "SHEET_MISSING"):
+            assert code in [f.code for e in by_file[name] for f in e.report.findings], name
+    assert report.exit_code == 1
+
+
+def test_cli_exit_codes_and_lines(tmp_path: Path, capsys) -> None:
+    """0 when every file imported, 2 when none could be; a line per document as it is done."""
+    assert main(["import", str(LEGACY / "pp-side-by-side.xlsx"), "-o", str(tmp_path / "a")]) == 0
+    out = capsys.readouterr().out
+    assert "pp-side-by-side.xlsx#卓!A1:B9: pp" in out and "ミナ.json" in out
+    _notes_only(tmp_path / "notes.xlsx")
+    assert main(["import", str(tmp_path / "notes.xlsx"), "-o", str(tmp_path / "b")]) == 2
+    assert "LEGACY_NO_SYSTEM" in capsys.readouterr().out
+    assert main(["import", str(LEGACY / "pp-side-by-side.xlsx"), "-o", str(tmp_path / "a")]) == 2  # exists
+    assert main(["import", str(LEGACY / "pp-side-by-side.xlsx"), "-o", str(tmp_path / "a"), "--force"]) == 0
+
+
+def test_system_named_reads_a_sheet_detection_would_not(tmp_path: Path) -> None:
+    """A sheet with too few labels to be sure of is not forced; --system reads it as named."""
+    wb = openpyxl.Workbook()
+    for row in (["名前", "ロン"], ["肉体", 3], ["反応", 3]):
+        wb.active.append(row)
+    wb.save(tmp_path / "ron.xlsx")
+    assert import_paths([tmp_path / "ron.xlsx"]).exit_code == 2
+    [entry] = import_paths([tmp_path / "ron.xlsx"], system="pp").entries
+    assert entry.report.document["attributes"] == {"body": 3, "reflex": 3}
+
+
+def test_the_input_is_never_modified(tmp_path: Path) -> None:
+    src = tmp_path / "u.xlsx"
+    shutil.copy(LEGACY / "up-label-beside.xlsx", src)
+    before = src.read_bytes()
+    import_paths([src], tmp_path / "out", templates=True)
+    assert src.read_bytes() == before
+
+
+def test_an_output_folder_inside_the_input_is_not_imported_again(tmp_path: Path) -> None:
+    shutil.copy(LEGACY / "mailgear-pilot.xlsx", tmp_path)
+    import_paths([tmp_path], tmp_path / "out", templates=True)
+    again = import_paths([tmp_path], tmp_path / "out2", templates=True)
+    assert [Path(e.record.file).name for e in again.entries] == ["mailgear-pilot.xlsx"]

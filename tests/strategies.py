@@ -219,16 +219,18 @@ def _mg_tables():
 
 
 @st.composite
-def mailgear_effects(draw) -> list:
-    """An option's effects: at most one skill and one stat effect (what the sheet computes),
-    the skill by id, label or synonym, and any number of text effects."""
+def mailgear_effects(draw, further: int = 1) -> list:
+    """An option's effects: skill effects (by id, label or synonym) and stat effects, at most
+    ``further`` beyond one of each (the sheet's 追加効果 rows), and any number of text effects."""
     t = _mg_tables()
     effects: list = []
-    if draw(st.booleans()):
+    skills = draw(st.integers(0, 1 + further))
+    stats = draw(st.integers(0, 1 + max(0, further - max(0, skills - 1))))
+    for _ in range(skills):
         sid = draw(st.sampled_from(list(t.skills)))
         names = [sid, t.skills[sid].label, *t.raw["skills"][sid].get("synonyms", [])]
         effects.append({"skill": draw(st.sampled_from(names)), "levels": draw(st.integers(1, 2))})
-    if draw(st.booleans()):
+    for _ in range(stats):
         effects.append({"stat": draw(st.sampled_from(list(t.stat_ids))), "amount": draw(st.integers(-2, 5))})
     effects += [{"text": x} for x in draw(st.lists(_mg_names, max_size=2))]
     return draw(st.permutations(effects)) if effects else effects
@@ -308,7 +310,7 @@ def mailgear_pilot(draw, names: list[str] | None = None, stats_from_catalog: boo
 @st.composite
 def mailgear_catalog(draw) -> dict:
     """A catalog in the shape of schemas/mailgear-catalog.schema.json (rising ladders, models with
-    ranks, weapons, options with at most one skill and one stat effect)."""
+    ranks, weapons, options with up to three skill and stat effects beyond one of each)."""
     t = _mg_tables()
 
     def ladder(key: str, val: str, values) -> list:
@@ -336,7 +338,7 @@ def mailgear_catalog(draw) -> dict:
                                                                  unique=True)), key=list(t.bands).index),
                        "extra_damage": draw(st.integers(0, 8)), "energy": draw(st.integers(0, 4))}
                       for n in names[3:6]]
-    raw["options"] = [{"name": n, "effects": draw(mailgear_effects())} for n in names[6:]]
+    raw["options"] = [{"name": n, "effects": draw(mailgear_effects(3))} for n in names[6:]]
     if draw(st.booleans()):
         raw["about"] = "架空のデータ / invented"
     return raw

@@ -1,4 +1,4 @@
-"""Rule options: the readings a group picks (docs/rules-up.md, docs/rules-pp.md, docs/mailgear-document.md), declared in each system's tables.
+"""Rule options: the readings a group picks (docs/rules-up.md, docs/rules-pp.md, docs/rules-mailgear.md), declared in each system's tables.
 
 An option may also set how much a finding matters (``severity``: finding code → option value →
 error, warning, info or off). Engines yield every finding at its catalog severity; the policy is

@@ -116,6 +116,9 @@ class Table:
         return f"{self.system_prefix}.{self.id}.{key}"
 
     system_prefix: str = ""
+    # A table added to a layout after workbooks were filled: a workbook without any of its names
+    # (written before it existed) reads it as empty, with no finding.
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -168,7 +171,8 @@ def load_layout(system: str) -> Layout:
 
     fields = tuple(mk_field(f) for f in raw.get("fields", []) + raw.get("transformation_fields", []))
     tables = tuple(Table(t["id"], t["pointer"], t["label"], t["sheet"], t["header_row"], t["first_col"],
-                         t["rows"], tuple(Column(**c) for c in t["columns"]), system_prefix=system)
+                         t["rows"], tuple(Column(**c) for c in t["columns"]), system_prefix=system,
+                         optional=t.get("optional", False))
                    for t in raw.get("tables", []))
     return Layout(system, raw["template"], raw["title"], raw["input_sheet"], raw["rules_sheet"],
                   raw["data_sheet"], fields, tuple(raw.get("computed", [])), tables, raw)

@@ -60,11 +60,35 @@ def test_stowed_items_need_no_arm() -> None:
     assert codes(price(pilot(equipment=_items(5)))) == set()
 
 
-def test_a_third_copy_of_an_option_is_an_error_and_ignored() -> None:
-    """Three Ａ．Ｇ．Ｓ: the third is MG_OPTION_COPIES and adds nothing (鉄壁 1 + 2 = 3)."""
+def test_a_third_copy_of_an_option_is_a_warning_that_it_adds_nothing() -> None:
+    """Three Ａ．Ｇ．Ｓ (鉄壁 1): 「Ａ．Ｇ．Ｓ」を２つ装備すれば「鉄壁」は＋２レベルされますが、３つ装備した
+    としても＋３レベルにはなりません」: 鉄壁 1 + 2 = 3, not 4. The third is MG_OPTION_COPIES, a
+    warning (the seed says it adds nothing, not that it may not be fitted), and still takes its
+    slot: 3 slots used."""
     result = price(pilot(skills=skills(iron_wall=1), equipment=[option(), option(), option()]))
     assert codes(result) == {("MG_OPTION_COPIES", "/equipment/2")}
+    finding = only(result, "MG_OPTION_COPIES")
+    assert finding.level is Severity.WARNING
+    assert finding.params == {"name": "Ａ．Ｇ．Ｓ", "copy": 3, "max": 2}
     assert result.value("/derived/skills/iron_wall") == 3
+    assert result.value("/derived/guard") == "+5"  # 受け 2 + 鉄壁 3
+    assert result.value("/derived/slots_used") == 3
+
+
+def test_the_third_copy_still_takes_a_slot() -> None:
+    """Four weapons and three Ａ．Ｇ．Ｓ are seven slots: MG_SLOTS_OVER (an error) although the third
+    Ａ．Ｇ．Ｓ adds nothing."""
+    result = price(pilot(equipment=_items(4) + [option()] * 3))
+    assert codes(result) == {("MG_SLOTS_OVER", "/equipment"), ("MG_OPTION_COPIES", "/equipment/6")}
+    assert only(result, "MG_SLOTS_OVER").params == {"used": 7, "max": 6}
+
+
+def test_a_fourth_copy_is_named_too() -> None:
+    """Four Ａ．Ｇ．Ｓ: the third and the fourth each add nothing (鉄壁 0 + 2 = 2)."""
+    result = price(pilot(equipment=[option()] * 4))
+    assert codes(result) == {("MG_OPTION_COPIES", "/equipment/2"), ("MG_OPTION_COPIES", "/equipment/3")}
+    assert [f.params["copy"] for f in result.findings if f.code == "MG_OPTION_COPIES"] == [3, 4]
+    assert result.value("/derived/skills/iron_wall") == 2
 
 
 def test_copies_are_recognised_however_the_name_is_written() -> None:
@@ -73,12 +97,13 @@ def test_copies_are_recognised_however_the_name_is_written() -> None:
     assert codes(price(pilot(equipment=equipment))) >= {("MG_OPTION_COPIES", "/equipment/2")}
 
 
-def test_a_third_copy_can_be_read_as_a_warning() -> None:
-    """Option option_copies=warning: the copy is allowed as dead weight, still ignored."""
+def test_a_third_copy_can_be_read_as_an_error() -> None:
+    """Option option_copies=error: a third copy may not be fitted; still ignored, still a slot."""
     result = price(pilot(skills=skills(iron_wall=1), equipment=[option()] * 3),
-                   {"option_copies": "warning"})
-    assert only(result, "MG_OPTION_COPIES").level is Severity.WARNING
+                   {"option_copies": "error"})
+    assert only(result, "MG_OPTION_COPIES").level is Severity.ERROR
     assert result.value("/derived/skills/iron_wall") == 3
+    assert result.value("/derived/slots_used") == 3
 
 
 def test_two_identical_weapons_are_fine() -> None:

@@ -51,28 +51,9 @@ def test_fortune_is_an_expression_with_miracle() -> None:
     assert price(pilot(skills=skills(miracle=3))).value("/derived/fortune") == "2d6+3"
 
 
-def test_miracle_4_adds_a_die_by_default() -> None:
-    """ミラクル 4: 武運決定 is a roll (the seed calls it 判定), so 2d6+1d = 3d6."""
-    assert price(pilot(skills=skills(miracle=4))).value("/derived/fortune") == "3d6"
-
-
-def test_miracle_4_reading_as_plus_4() -> None:
-    """Option miracle_four=plus reads [２ｄ＋ミラクル] literally: 2d6+4."""
-    result = price(pilot(skills=skills(miracle=4)), {"miracle_four": "plus"})
-    assert result.value("/derived/fortune") == "2d6+4"
-
-
-def test_natural_talent_joins_every_roll_but_fortune() -> None:
-    """天賦の才 (「全ての判定に」) is in every shown roll, not in 武運 (its formula is given)."""
-    result = price(pilot(skills=skills(natural_talent=2, miracle=1)))
-    assert result.value("/derived/initiative") == "+5"  # 機動力 3 + 2
-    assert result.value("/derived/damage") == "+6"  # 出力 4 + 2
-    assert result.value("/derived/fortune") == "2d6+1"
-    assert result.value("/derived/search_range") == 4  # a value, not a roll
-
-
 def test_natural_talent_kept_separate_by_option() -> None:
-    """Option natural_talent=separate leaves it out of the shown rolls."""
+    """Option natural_talent=separate leaves it out of the shown rolls (武運 too)."""
     result = price(pilot(skills=skills(natural_talent=2)), {"natural_talent": "separate"})
     assert result.value("/derived/initiative") == "+3"
+    assert result.value("/derived/fortune") == "2d6"
     assert result.value("/derived/skill_bonuses/natural_talent") == "+2"

@@ -126,8 +126,39 @@ def option_cases() -> dict[str, tuple[dict, dict[str, str]]]:
         item.pop("derived", None)
     d["skills"] = [{"id": "miracle", "level": 4}, {"id": "natural_talent", "level": 3},
                    {"id": "wrecker", "level": 4}, {"id": "fleet_footed", "level": 3}]
-    return {"options-miracle-plus": (d, {"miracle_four": "plus"}),
-            "options-talent-separate": (d, {"natural_talent": "separate"})}
+    return {"options-default": (d, {}),
+            "options-miracle-plus": (d, {"miracle_four": "plus"}),
+            "options-talent-rolls": (d, {"natural_talent": "rolls"}),
+            "options-talent-rolls-plus": (d, {"natural_talent": "rolls", "miracle_four": "plus"}),
+            "options-talent-separate": (d, {"natural_talent": "separate"}),
+            "options-copies-error": (multi_effect_pilot(), {"option_copies": "error"})}
+
+
+def multi_effect_pilot() -> dict:
+    """Items with several skill and stat effects (seed 001 lists no options; the example catalog's
+    are invented): three ハイマニューバ・ユニット from the catalog (speed_star +1, fleet_footed +1,
+    機動力 +1 each; the third adds nothing), 強化フレーム from the catalog (耐久 +10, キャパシティ
+    +2), and 多機能ユニット with its own two skills and two stats. Worked by hand in
+    test_libreoffice_computes_items_with_several_effects."""
+    d = load(ROOT / "samples" / "mailgear" / "veteran-fortune.json")
+    d.pop("derived")
+    d["equipment"] = [
+        {"kind": "weapon", "name": "アサルトライフル", "bands": ["sr", "mr"], "extra_damage": 3, "energy": 1},
+        {"kind": "option", "name": "ハイマニューバ・ユニット"},
+        {"kind": "option", "name": "ハイマニューバ・ユニット"},
+        {"kind": "option", "name": "ハイマニューバ・ユニット"},
+        {"kind": "option", "name": "強化フレーム"},
+        {"kind": "option", "name": "多機能ユニット",
+         "effects": [{"skill": "iron_wall", "levels": 1}, {"stat": "guard", "amount": 1},
+                     {"skill": "wrecker", "levels": 2}, {"stat": "output", "amount": -1},
+                     {"text": "架空の試験用オプション"}]},
+    ]
+    return d
+
+
+def multi_cases() -> dict[str, dict]:
+    """Documents whose items carry several effects, from the catalog and their own."""
+    return {"multi-effects": multi_effect_pilot()}
 
 
 def red_cases() -> dict[str, dict]:
@@ -147,6 +178,48 @@ def red_cases() -> dict[str, dict]:
     plain["gear"]["boosts"] = ["cr", "sr", "mr"]
     plain["pilot"]["level"] = "Z"
     return {"red-mix": mix, "red-not-custom": plain}
+
+
+# Sheets with 追加効果 rows typed in, as a user would: on starting-pilot (items: two weapons, then
+# 思い出), a row naming row 9 (no item there) and one naming no row (MG_ITEM_EFFECT_UNATTACHED,
+# red at 装備の行); a row giving 思い出 (row 3) 鉄壁 +1, and one giving the weapon of row 2 センサー
+# +1 (an effect on a weapon counts nowhere).
+TYPED: dict[str, list[tuple[str, int, Any]]] = {
+    "red-unattached": [("mailgear.effects.item", 0, 9), ("mailgear.effects.effect_skill", 0, "壊し屋"),
+                       ("mailgear.effects.effect_levels", 0, 1),
+                       ("mailgear.effects.effect_stat", 1, "センサー"), ("mailgear.effects.effect_amount", 1, 2),
+                       ("mailgear.effects.item", 2, 3), ("mailgear.effects.effect_skill", 2, "鉄壁"),
+                       ("mailgear.effects.effect_levels", 2, 1),
+                       ("mailgear.effects.item", 3, 2), ("mailgear.effects.effect_stat", 3, "センサー"),
+                       ("mailgear.effects.effect_amount", 3, 1)],
+    # an option whose only catalog entry is a further-effect row typed into the catalog sheet
+    "catalog-typed": [("mailgear.equipment.name", 3, "新型ブースター"), ("mailgear.equipment.kind", 3, "オプション"),
+                      ("catalog.option_effects.name", 2, "新型ブースター"),
+                      ("catalog.option_effects.effect_skill", 2, "韋駄天"),
+                      ("catalog.option_effects.effect_levels", 2, 1),
+                      ("catalog.option_effects.effect_stat", 2, "機動力"),
+                      ("catalog.option_effects.effect_amount", 2, 2)],
+    # an Ａ．Ｇ．Ｓ whose only effect is a 追加効果 row (熱血 +1): its own, so the catalog's 鉄壁 is not
+    "typed-own": [("mailgear.equipment.name", 3, "Ａ．Ｇ．Ｓ"), ("mailgear.equipment.kind", 3, "オプション"),
+                  ("mailgear.effects.item", 0, 4), ("mailgear.effects.effect_skill", 0, "熱血"),
+                  ("mailgear.effects.effect_levels", 0, 1)],
+}
+
+
+def typed_cases() -> dict[str, tuple[dict, dict]]:
+    """name → (the document a TYPED sheet is written from, the document the typed sheet stands for;
+    its catalog is the one its catalog sheet then holds)."""
+    base = load(ROOT / "samples" / "mailgear" / "starting-pilot.json")
+    typed = json.loads(json.dumps(base))
+    typed["equipment"][2]["effects"].insert(0, {"skill": "iron_wall", "levels": 1})
+    typed["equipment"][1]["effects"] = [{"stat": "sensor", "amount": 1}]
+    typed["extra"] = {"item_effects": [{"item": 9, "effect_skill": "wrecker", "effect_levels": 1},
+                                       {"effect_stat": "sensor", "effect_amount": 2}]}
+    with_booster = json.loads(json.dumps(base))
+    with_booster["equipment"].append({"kind": "option", "name": "新型ブースター"})
+    own = json.loads(json.dumps(base))
+    own["equipment"].append({"kind": "option", "name": "Ａ．Ｇ．Ｓ", "effects": [{"skill": "hot_blooded", "levels": 1}]})
+    return {"red-unattached": (base, typed), "catalog-typed": (base, with_booster), "typed-own": (base, own)}
 
 
 # --- the one LibreOffice run -------------------------------------------------------------------------
@@ -180,14 +253,20 @@ def mg_workbooks(tmp_path_factory) -> dict[str, Case]:
         docs[f"broken-{p.stem}"] = (load(p), context_for(load(p)), {})
     for name, doc in red_cases().items():
         docs[name] = (doc, {"catalog": example_catalog()}, {})
+    for name, (_, doc) in typed_cases().items():
+        docs[name] = (doc, {"catalog": example_catalog()}, {})
     for name, (doc, options) in option_cases().items():
         docs[name] = (doc, {"catalog": example_catalog()}, options)
+    for name, doc in multi_cases().items():
+        docs[name] = (doc, {"catalog": example_catalog()}, {})
     for k, doc in enumerate(generated_pilots()):
         docs[f"generated-{k:02d}"] = (doc, {"catalog": example_catalog()}, {})
     cases: dict[str, Case] = {}
     write: dict[str, Callable[[], bytes]] = {}
     for name, (doc, ctx, options) in docs.items():
         write[name] = functools.partial(sheet_bytes, doc, options, ctx)
+    for name, (written_from, _) in typed_cases().items():
+        write[name] = functools.partial(sheet_bytes, written_from, None, {"catalog": example_catalog()})
     write["template"] = functools.partial(template_bytes, "mailgear")
     write["template-catalog"] = functools.partial(template_bytes, "mailgear", None,
                                                   {"catalog": example_catalog()})
@@ -195,6 +274,11 @@ def mg_workbooks(tmp_path_factory) -> dict[str, Case]:
         doc, ctx, options = docs.get(name, (None, {}, {}))
         path = src / f"{name}.xlsx"
         path.write_bytes(make())
+        if name in TYPED:  # cells typed into the written sheet, as a user would
+            wb = openpyxl.load_workbook(path)
+            for cell_name, index, value in TYPED[name]:
+                cell_of(wb, cell_name, index).value = value
+            wb.save(path)
         cases[name] = Case(doc, ctx, path, options)
         cases[name].probes = with_rule_probes(path, probed / path.name)
     for p in MG_SAMPLES:  # the edited copy: inputs typed into the written sheet

@@ -17,6 +17,7 @@ from converter.rules.mailgear import evaluate as price
 from converter.rules.mailgear.catalog import Catalog
 from converter.rules.mailgear.tables import tables
 from converter.sheets import read_workbook, sheet_bytes, template_bytes, write_sheet
+from converter.sheets.mailgear.formulas import excel_key
 from converter.sheets.mailgear.sheet import SHEET
 from converter.io.context import catalog_from
 
@@ -24,7 +25,8 @@ from ..mailgear.test_properties import SAMPLES, mangled
 from ..strategies import mailgear_catalog, mailgear_pilot
 from .mailgear_fixtures import (BROKEN_MG, EXAMPLE_CATALOG, EXAMPLE_CATALOG_SHEET, GENERATED_MG, MG_SAMPLES,
                                 ROOT, address, catalog_names, cell_of, context_for, example_catalog, load,
-                                mg_workbooks, option_cases, red_cases)  # noqa: F401 (a fixture)
+                                mg_workbooks, multi_cases, option_cases, red_cases,  # noqa: F401 (a fixture)
+                                typed_cases)
 
 ALL = MG_SAMPLES + BROKEN_MG
 
@@ -149,9 +151,20 @@ def test_sample_round_trip(path: Path, tmp_path: Path):
     assert got.findings == []
 
 
+def sheet_order(effects: list) -> list:
+    """An item's effects in the order its sheet gives them: the skill and the stat effect on its
+    row, its 追加効果 rows (further skill and stat effects, in order), then the texts."""
+    skill = [e for e in effects if "skill" in e][:1]
+    stat = [e for e in effects if "stat" in e and "skill" not in e][:1]
+    rest = [e for e in effects if ("skill" in e or "stat" in e) and e not in skill + stat]
+    return skill + stat + rest + [e for e in effects if "skill" not in e and "stat" not in e]
+
+
 def normalized(doc: dict) -> dict:
     """What the sheet itself says of a document: skill names from the list as ids, bands in
-    table order, option effects by id, and written values equal to the engine's as formulas."""
+    table order, option effects by id in the sheet's order, and written values equal to the
+    engine's as formulas. The readings a document states (``rules``) are the ルール sheet's only
+    when it is written with them (`mechasheet write` does; sheet_bytes alone keeps them aside)."""
     t = tables()
     d = json.loads(json.dumps(doc))
     by_label = {s.label: k for k, s in t.skills.items()}
@@ -164,8 +177,11 @@ def normalized(doc: dict) -> dict:
         for e in item.get("effects", []):
             if "skill" in e:
                 e["skill"] = t.skill_id(e["skill"])
+        if "effects" in item:
+            item["effects"] = sheet_order(item["effects"])
         item.pop("derived", None)
     d.pop("derived", None)
+    d.pop("rules", None)
     return d
 
 
@@ -234,10 +250,12 @@ def test_catalog_errors_typed_in_the_sheet_name_their_cell(tmp_path: Path):
 
 
 def test_sheet_check_uses_the_catalog_sheet():
-    """check on a sample sheet finds the catalog in its own catalog sheet: no skipped checks."""
+    """check on a sample sheet finds the catalog in its own catalog sheet: no skipped checks
+    (veteran-fortune's third Ａ．Ｇ．Ｓ is its one warning)."""
     for path in MG_SAMPLES:
         report = check_path(path.with_suffix(".xlsx"))
-        assert report.valid and report.findings == [], path.name
+        expected = ["MG_OPTION_COPIES"] if path.stem == "veteran-fortune" else []
+        assert report.valid and [f.code for f in report.findings] == expected, path.name
 
 
 def test_reader_takes_names_numbers_and_reports_cells(tmp_path: Path):
@@ -307,11 +325,12 @@ def test_existing_output_needs_force(tmp_path: Path):
     (lambda d: d["equipment"].extend([{"kind": "weapon", "name": f"w{i}", "bands": ["cr"]} for i in range(11)]),
      "/equipment"),
     (lambda d: d["gear"].update(boosts=["cr", "sr", "mr", "lr", "guard", "counter"]), "/gear/boosts"),
-    (lambda d: d["equipment"][2]["effects"].append({"skill": "hot_blooded", "levels": 1}), "/equipment/2/effects"),
-], ids=["eleven-items", "six-boosts", "two-skill-effects"])
+    (lambda d: d["equipment"][2]["effects"].extend({"skill": "hot_blooded", "levels": 1} for _ in range(13)),
+     "/equipment"),
+], ids=["eleven-items", "six-boosts", "thirteen-further-effects"])
 def test_more_than_the_sheet_holds_is_an_error_not_a_cut(change, where: str, tmp_path: Path):
-    """More items or boosts than the sheet has rows, or two skill effects on one item (the sheet
-    computes one), is refused with a message naming the place; nothing is written."""
+    """More items or boosts than the sheet has rows, or more further effects than the 追加効果
+    table's 12 rows, is refused with a message naming the place; nothing is written."""
     doc = load(MG_SAMPLES[0])
     change(doc)
     with pytest.raises(OutputError, match=where):
@@ -333,13 +352,89 @@ def test_any_value_anywhere_writes_and_reads_without_crashing(doc: dict, tmp_pat
     assert read_workbook(path).document["system"] == "mailgear"
 
 
-def test_catalog_option_with_two_skill_effects_is_refused(tmp_path: Path):
-    """A catalog option raising two skills cannot be computed by the sheet: an error naming it."""
+def test_items_with_several_effects_read_back(tmp_path: Path):
+    """An option raising two skills and two stats (its row holds one of each, the 追加効果 table
+    the rest, naming the item by its row) and a catalog option with three effects (オプションの
+    追加効果) are written, read back as they were, and checked at their cells."""
     raw = json.loads(EXAMPLE_CATALOG.read_text(encoding="utf-8"))
-    raw["options"][1]["effects"].append({"skill": "speed_star", "levels": 1})
-    with pytest.raises(OutputError, match="/options/1/effects"):
-        write_sheet(load(MG_SAMPLES[0]), tmp_path / "p.xlsx", context={"catalog": catalog_from(raw)})
-    assert not (tmp_path / "p.xlsx").exists()
+    raw["options"][1]["effects"] += [{"skill": "speed_star", "levels": 1}, {"stat": "sensor", "amount": 2},
+                                     {"skill": "newtype", "levels": 1}]
+    cat = catalog_from(raw)
+    doc = load(MG_SAMPLES[0])
+    doc["equipment"][2]["effects"] = [{"skill": "iron_wall", "levels": 1}, {"stat": "guard", "amount": 1},
+                                      {"skill": "wrecker", "levels": 2}, {"stat": "output", "amount": -1}]
+    target = write_sheet(doc, tmp_path / "p.xlsx", context={"catalog": cat})
+    got = read_workbook(target)
+    assert got.document == doc
+    assert got.context["catalog"].raw == raw
+    wb = _open(target)
+    assert [cell_of(wb, "mailgear.effects.item", k).value for k in range(3)] == [3, 3, None]
+    assert cell_of(wb, "mailgear.effects.effect_skill", 0).value == "壊し屋"
+    assert cell_of(wb, "mailgear.effects.effect_amount", 1).value == -1
+    # the catalog option's row holds 第六感 and センサー; スピード・スター and the unknown skill are
+    # further rows under its name (before the example catalog's own further effects)
+    assert [cell_of(wb, "catalog.option_effects.name", k).value for k in range(3)] == \
+        ["高感度センサー", "高感度センサー", "ハイマニューバ・ユニット"]
+    found = {(f.code, f.pointer): f.cell for f in got.context["catalog"].findings}
+    assert found[("MG_CATALOG_SCHEMA", "/options/1/effects/3/skill")] == \
+        address(wb, "catalog.option_effects.effect_skill", 1)
+
+
+def test_catalog_further_effects_typed_in_the_sheet(tmp_path: Path):
+    """Rows typed into the catalog's オプションの追加効果: one under an option's name joins that
+    option's effects; one under a name no option has is an option of its own; one without a
+    name is an option the catalog's schema names (名称 is required), at its cell."""
+    target = tmp_path / "c.xlsx"
+    target.write_bytes(EXAMPLE_CATALOG_SHEET.read_bytes())
+    wb = _open(target, data_only=False)
+    for k, (name, skill, levels) in enumerate([("Ａ．Ｇ．Ｓ", "壊し屋", 1), ("新型ブースター", "韋駄天", 1),
+                                               (None, "熱血", 1)]):
+        cell_of(wb, "catalog.option_effects.name", 2 + k).value = name
+        cell_of(wb, "catalog.option_effects.effect_skill", 2 + k).value = skill
+        cell_of(wb, "catalog.option_effects.effect_levels", 2 + k).value = levels
+    wb.save(target)
+    cat = read_workbook(target).context["catalog"]
+    options = cat.raw["options"]
+    assert options[0]["effects"] == [{"skill": "iron_wall", "levels": 1}, {"skill": "wrecker", "levels": 1}]
+    assert options[-2:] == [{"name": "新型ブースター", "effects": [{"skill": "fleet_footed", "levels": 1}]},
+                            {"effects": [{"skill": "hot_blooded", "levels": 1}]}]
+    found = {(f.code, f.pointer): f.cell for f in cat.findings}
+    assert found[("MG_CATALOG_SCHEMA", f"/options/{len(options) - 1}")] == \
+        address(wb, "catalog.option_effects.effect_skill", 4)
+
+
+def test_a_further_effect_naming_no_item_is_kept_and_named(tmp_path: Path):
+    """A 追加効果 row whose 装備の行 holds no item (row 9 of a six-item sheet): read under
+    extra.item_effects, a warning at its 装備の行 cell, and the effect counts nowhere."""
+    doc = load(MG_SAMPLES[1])
+    target = write_sheet(doc, tmp_path / "p.xlsx", context=context_for(doc))
+    wb = _open(target, data_only=False)
+    cell_of(wb, "mailgear.effects.item", 0).value = 9
+    cell_of(wb, "mailgear.effects.effect_skill", 0).value = "壊し屋"
+    cell_of(wb, "mailgear.effects.effect_levels", 0).value = 1
+    wb.save(target)
+    got = read_workbook(target)
+    assert got.document["equipment"] == doc["equipment"]
+    assert got.document["extra"]["item_effects"] == [{"item": 9, "effect_skill": "wrecker", "effect_levels": 1}]
+    report = check_path(target)
+    found = {f.code: f for f in report.findings}
+    assert found["MG_ITEM_EFFECT_UNATTACHED"].cell == address(wb, "mailgear.effects.item", 0)
+    assert found["MG_ITEM_EFFECT_UNATTACHED"].level.value == "warning"
+    assert report.value("/derived/damage") == price(doc, catalog=example_catalog()).value("/derived/damage")
+
+
+def test_a_workbook_from_before_the_further_effects_table_reads(tmp_path: Path):
+    """A filled sheet written before 追加効果 existed (no mailgear.effects.* names) reads as the
+    same document, with no finding about the missing table."""
+    doc = load(MG_SAMPLES[1])
+    target = write_sheet(doc, tmp_path / "p.xlsx", context=context_for(doc))
+    wb = _open(target, data_only=False)
+    for name in [n for n in wb.defined_names if n.startswith("mailgear.effects.")]:
+        del wb.defined_names[name]
+    wb.save(target)
+    got = read_workbook(target)
+    assert got.document == doc
+    assert got.findings == []
 
 
 def test_unknown_keys_are_kept(tmp_path: Path):
@@ -356,7 +451,7 @@ def test_unknown_keys_are_kept(tmp_path: Path):
 # --- LibreOffice ---------------------------------------------------------------------------------
 
 CASES = ([p.stem for p in MG_SAMPLES] + [f"broken-{p.stem}" for p in BROKEN_MG] + list(red_cases())
-         + list(option_cases())
+         + list(option_cases()) + list(multi_cases())
          + [f"generated-{k:02d}" for k in range(GENERATED_MG)] + ["template", "template-catalog"])
 
 
@@ -386,15 +481,22 @@ def test_libreoffice_recalculation_matches_engine(name: str, mg_workbooks):
 
 
 def test_rules_readings_change_the_sheet_as_the_engine(mg_workbooks):
-    """ミラクル 4 adds 4 to 武運 under miracle_four=plus (3d6 otherwise); 天賦の才 leaves the rolls
-    under natural_talent=separate: the rules sheet's reading drives the formulas."""
+    """ミラクル 4 adds 4 to 武運 under miracle_four=plus (＋１ｄ otherwise); 天賦の才 joins 武運 by
+    default, leaves it under natural_talent=rolls and every roll under separate: the rules
+    sheet's reading drives the formulas."""
     def value(name: str, cell: str):
         return cell_of(_open(mg_workbooks[name].recalculated), cell).value
 
-    assert value("options-miracle-plus", "mailgear.derived.fortune") == "2d6+4"
+    # ミラクル 4, 天賦の才 3 on 機動力 3: 武運 2d6 + 1d (ミラクル 4) + 3 (天賦の才: 武運決定 is a 判定).
+    assert value("options-default", "mailgear.derived.fortune") == "3d6+3"
+    assert value("options-default", "mailgear.derived.initiative") == "+6"  # 3 + 3
+    assert value("options-miracle-plus", "mailgear.derived.fortune") == "2d6+7"  # 2d6 + 4 + 3
+    assert value("options-miracle-plus", "mailgear.derived.initiative") == "+6"
+    assert value("options-talent-rolls", "mailgear.derived.fortune") == "3d6"  # not in 武運
+    assert value("options-talent-rolls", "mailgear.derived.initiative") == "+6"
+    assert value("options-talent-rolls-plus", "mailgear.derived.fortune") == "2d6+4"
     assert value("options-talent-separate", "mailgear.derived.fortune") == "3d6"
     assert value("options-talent-separate", "mailgear.derived.initiative") == "+3"
-    assert value("options-miracle-plus", "mailgear.derived.initiative") == "+6"
 
 
 def assert_engine_values(doc: dict, context: dict, wb, options: dict | None = None) -> None:
@@ -411,6 +513,92 @@ def assert_engine_values(doc: dict, context: dict, wb, options: dict | None = No
     assert wrong == {}
 
 
+def test_libreoffice_computes_items_with_several_effects(mg_workbooks):
+    """Items with several skill and stat effects, worked by hand (ガルム B: 機動力 4, 受け 3, 耐久 70,
+    キャパシティ 15, 出力 5, 移動力 5; スピード・スター 2, 韋駄天 1, 鉄壁 1, 天賦の才 2):
+
+    - ハイマニューバ・ユニット ×3 from the catalog (スピード・スター +1, 韋駄天 +1, 機動力 +1; its
+      韋駄天 on the catalog's オプションの追加効果 row): the third adds nothing
+      (「３つ装備したとしても＋３レベルにはなりません」), so スピード・スター 2+2 = 4, 韋駄天 1+2 = 3,
+      機動力 4+2 = 6;
+    - 強化フレーム from the catalog: 耐久 70+10 = 80, キャパシティ 15+2 = 17 (its キャパシティ on
+      the catalog's further-effect row);
+    - 多機能ユニット, its own: 鉄壁 1+1 = 2 and 受け 3+1 = 4 on its row, 壊し屋 +2 and 出力 5−1 = 4
+      on two 追加効果 rows naming row 6.
+
+    先行判定 機動力 6 + スピード・スター 4 (＋１ｄ) + 天賦の才 2 = +1d+8; 移動 5 + 3 = 8; 受け 4 + 2 + 2
+    = +8; ダメージ 4 + 2 + 2 = +8, the rifle's +8+3 = +11."""
+    case = mg_workbooks["multi-effects"]
+    wb = _open(case.recalculated)
+
+    def v(name: str, index: int = 0):
+        return cell_of(wb, name, index).value
+
+    assert [v("mailgear.derived.skills." + s) for s in ("speed_star", "fleet_footed", "iron_wall", "wrecker")] \
+        == [4, 3, 2, 2]
+    assert [v("mailgear.derived.stats." + s) for s in ("mobility", "durability", "capacity", "guard", "output")] \
+        == [6, 80, 17, 4, 4]
+    assert (v("mailgear.derived.initiative"), v("mailgear.derived.move"), v("mailgear.derived.guard"),
+            v("mailgear.derived.damage"), v("mailgear.equipment.damage", 0)) == ("+1d+8", 8, "+8", "+8", "+11")
+    # the helper cells: which options take the catalog's further effects, and how often each counts
+    unit, frame = excel_key("ハイマニューバ・ユニット"), excel_key("強化フレーム")  # names as compared
+    assert [v("mailgear.equipment.cat_key", k) for k in range(6)] == [None, unit, unit, None, frame, None]
+    assert [v("catalog.option_effects.used", k) for k in range(3)] == [2, 1, 0]
+    assert [(v("mailgear.effects.eff_skill", k), v("mailgear.effects.eff_levels", k),
+             v("mailgear.effects.eff_stat", k), v("mailgear.effects.eff_amount", k)) for k in range(2)] == \
+        [("壊し屋", 2, None, None), (None, None, "出力", -1)]
+    assert_engine_values(case.doc, case.context, wb)
+    # the third ハイマニューバ・ユニット (a warning); 多機能ユニット is no item of the example catalog
+    assert {(f.code, f.pointer) for f in price(case.doc, catalog=example_catalog()).findings
+            if f.level.value != "info"} == {("MG_OPTION_COPIES", "/equipment/3"),
+                                            ("MG_CATALOG_UNKNOWN_ITEM", "/equipment/5/name")}
+
+
+def test_libreoffice_typed_further_effects(mg_workbooks):
+    """追加効果 rows typed into a written sheet: one giving 思い出 (row 3) 鉄壁 +1 counts (受け 0 + 1),
+    one giving a weapon センサー +1 counts nowhere, and two naming no item are kept under
+    extra.item_effects and named; LibreOffice's values equal the engine's for the document the
+    sheet stands for."""
+    case = mg_workbooks["red-unattached"]
+    _, typed = typed_cases()["red-unattached"]
+    got = read_workbook(case.written)
+    assert got.document == typed
+    wb = _open(case.recalculated)
+    assert cell_of(wb, "mailgear.derived.guard").value == "+1"
+    assert cell_of(wb, "mailgear.derived.stats.sensor").value == 5
+    assert_engine_values(got.document, got.context, wb)
+
+
+def test_libreoffice_option_from_a_typed_catalog_further_effect(mg_workbooks):
+    """新型ブースター typed as an item, and typed into the catalog's オプションの追加効果 only (韋駄天 +1,
+    機動力 +2): the catalog reads it as an option of its own, and the sheet counts it as the
+    engine does. ファルケ E (機動力 2, 移動力 5): 機動力 4, 移動 5 + 1 = 6, 先行判定 +4."""
+    case = mg_workbooks["catalog-typed"]
+    _, typed = typed_cases()["catalog-typed"]
+    got = read_workbook(case.written)
+    assert got.document == typed
+    wb = _open(case.recalculated)
+    assert (cell_of(wb, "mailgear.derived.stats.mobility").value, cell_of(wb, "mailgear.derived.move").value,
+            cell_of(wb, "mailgear.derived.initiative").value) == (4, 6, "+4")
+    assert cell_of(wb, "catalog.option_effects.used", 2).value == 1
+    assert_engine_values(got.document, got.context, wb)
+
+
+def test_libreoffice_further_effect_rows_are_an_items_own(mg_workbooks):
+    """An Ａ．Ｇ．Ｓ row with no effect cells but a 追加効果 row (熱血 +1) states its own effects, so
+    the catalog's (鉄壁 +1) do not count, in the sheet as in the engine: ファルケ E, CR 0: 命中CR +1,
+    no 鉄壁."""
+    case = mg_workbooks["typed-own"]
+    _, own = typed_cases()["typed-own"]
+    got = read_workbook(case.written)
+    assert got.document == own
+    wb = _open(case.recalculated)
+    assert cell_of(wb, "mailgear.derived.hit_cr").value == "+1"
+    assert cell_of(wb, "mailgear.derived.skills.iron_wall").value is None
+    assert cell_of(wb, "mailgear.equipment.cat_key", 3).value is None
+    assert_engine_values(got.document, got.context, wb)
+
+
 @pytest.mark.parametrize("path", MG_SAMPLES, ids=lambda p: p.stem)
 def test_libreoffice_follows_edited_inputs(path: Path, mg_workbooks):
     """Inputs typed into a written sheet (a skill level, 出力, a boost, an Ａ．Ｇ．Ｓ whose effect
@@ -420,7 +608,7 @@ def test_libreoffice_follows_edited_inputs(path: Path, mg_workbooks):
 
 
 # Findings a red cell stands for.
-RED_CODES = {"MG_SLOTS_OVER", "MG_OPTION_COPIES", "MG_SKILL_OVER_MAX", "MG_SKILL_UNKNOWN",
+RED_CODES = {"MG_SLOTS_OVER", "MG_OPTION_COPIES", "MG_ITEM_EFFECT_UNATTACHED", "MG_SKILL_OVER_MAX", "MG_SKILL_UNKNOWN",
              "MG_SKILL_DUPLICATE", "MG_SKILL_LEVEL_INVALID", "MG_CUSTOM_BOOST_DUPLICATE",
              "MG_CUSTOM_BOOST_INELIGIBLE", "MG_CUSTOM_RANK_MISMATCH", "MG_LEVEL_MISMATCH",
              "MG_LEVEL_UNKNOWN", "MG_GEAR_RANK_MISMATCH", "SHEET_ENUM_UNKNOWN"}
@@ -449,7 +637,7 @@ def expected_red(written: Path) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("name", [c for c in CASES if not c.startswith("generated")])
+@pytest.mark.parametrize("name", [c for c in CASES if not c.startswith("generated")] + list(typed_cases()))
 def test_red_cells_are_exactly_the_faulty_fields(name: str, mg_workbooks):
     """Each red-cell rule, evaluated by LibreOffice, marks exactly the cells the checker names
     (none on a good sample or the templates)."""
@@ -462,7 +650,7 @@ def test_red_cells_are_exactly_the_faulty_fields(name: str, mg_workbooks):
 
 def test_each_broken_sample_turns_its_cell_red(mg_workbooks):
     """Seven slots: the slot total; a third Ａ．Ｇ．Ｓ: its name; 韋駄天 4: its level; four
-    boosts: all four boost cells."""
+    boosts: all four boost cells; a 追加効果 row naming no item: its 装備の行."""
     def red(name: str) -> set[str]:
         case = mg_workbooks[name]
         wb = _open(case.recalculated)
@@ -473,4 +661,11 @@ def test_each_broken_sample_turns_its_cell_red(mg_workbooks):
     assert red("broken-seven-slots") == {address(wb, "mailgear.derived.slots_used")}
     assert red("broken-third-option") == {address(wb, "mailgear.equipment.name", 4)}
     assert red("broken-skill-over-max") == {address(wb, "mailgear.skills.level", 0)}
+    # the third Ａ．Ｇ．Ｓ is red under either reading: a warning by default, an error here
+    wb = _open(mg_workbooks["options-copies-error"].written)
+    assert red("options-copies-error") == {address(wb, "mailgear.equipment.name", 3)}
+    wb = _open(mg_workbooks["veteran-fortune"].written)
+    assert red("veteran-fortune") == {address(wb, "mailgear.equipment.name", 4)}
+    wb = _open(mg_workbooks["red-unattached"].written)
+    assert red("red-unattached") == {address(wb, "mailgear.effects.item", k) for k in (0, 1)}
     assert red("broken-four-boosts") == {address(wb, f"mailgear.gear.boosts.{k}") for k in range(4)}

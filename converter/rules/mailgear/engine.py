@@ -275,7 +275,8 @@ def _equipment(run: _Run) -> list[Item]:
             key = name_key(name)
             copies[key] = copies.get(key, 0) + 1
             if copies[key] > t.option_copies:
-                # 「３つ装備したとしても＋３レベルにはなりません」: the copy stays, its effect does not.
+                # 「３つ装備したとしても＋３レベルにはなりません」: the copy adds nothing but keeps its
+                # slot (counted above); a warning, or an error under option_copies=error.
                 item.counted = False
                 run.find("MG_OPTION_COPIES", where, name=name, copy=copies[key],  # option option_copies
                          max=t.option_copies)
@@ -494,7 +495,7 @@ def _derive_values(run: _Run, stats: Mapping[str, int | None], effective: Mappin
             continue
         dice, fixed = 0, base
         for skill in t.skills_aimed_at(d):
-            if skill.target == "all_rolls" and run.opts["natural_talent"] == "separate":
+            if skill.target == "all_rolls" and not _talent_counts(run, d.id):
                 continue
             level = effective.get(skill.id, 0)
             if _as_die(run, d.id, d.kind, skill, level):
@@ -531,6 +532,16 @@ def _derive_values(run: _Run, stats: Mapping[str, int | None], effective: Mappin
                            roll_bonus(dice, fixed), roll_expression(dice, fixed, t),
                            roll=Roll(dice, t.rolls["die"], fixed),
                            label_en=f"{item.name}: {t.derived[hit].label_en}")
+
+
+def _talent_counts(run: _Run, derived_id: str) -> bool:
+    """Whether 天賦の才 (「全ての判定にレベルの値を足す」) is added to the roll ``derived_id``.
+
+    Option natural_talent: ``rolls_and_fortune`` (default) every roll, 武運 too, since 武運決定 is
+    a 判定 (the seed excepts it by name where it means to: 「判定（武運判定を除く）」); ``rolls``
+    every roll but 武運; ``separate`` none (the level shows with the skill only)."""
+    reading = run.opts["natural_talent"]
+    return reading == "rolls_and_fortune" or (reading == "rolls" and derived_id != "fortune")
 
 
 def _as_die(run: _Run, derived_id: str, kind: str, skill: Skill, level: int) -> bool:

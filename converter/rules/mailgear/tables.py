@@ -41,7 +41,6 @@ class Derived:
     label: str
     kind: str  # "value" or "roll"
     stat: str | None
-    all_rolls: bool  # whether skills aimed at "all_rolls" (天賦の才) are added
     seed: str
     label_en: str = ""
 
@@ -72,8 +71,7 @@ class MailgearTables:
         self.skills = {k: Skill(k, v["label"], v["max_level"], v.get("target"),
                                 v.get("per_level", 1), v["effect"], v["label_en"])
                        for k, v in raw["skills"].items()}
-        self.derived = {k: Derived(k, v["label"], v["kind"], v.get("stat"),
-                                   v.get("all_rolls", True), v["seed"], v["label_en"])
+        self.derived = {k: Derived(k, v["label"], v["kind"], v.get("stat"), v["seed"], v["label_en"])
                         for k, v in raw["derived"].items()}
         self.bands = {k: Band(k, v["label"], v["name"], v["min"], v["max"], v["hit"])
                       for k, v in raw["bands"].items()}
@@ -107,9 +105,10 @@ class MailgearTables:
         return self._stat_names.get(name_key(name)) if isinstance(name, str) else None
 
     def skills_aimed_at(self, derived: Derived) -> list[Skill]:
-        """The skills added to ``derived``: aimed at its stat, at it, or (rolls) at every roll."""
+        """The skills added to ``derived``: aimed at its stat, at it, or (rolls) at every roll;
+        whether one aimed at every roll counts here is the option natural_talent's."""
         targets = {derived.id} | ({derived.stat} if derived.stat else set())
-        if derived.kind == "roll" and derived.all_rolls:
+        if derived.kind == "roll":
             targets.add("all_rolls")
         return [s for s in self.skills.values() if s.target in targets]
 

@@ -5,7 +5,9 @@ a group to fill; read back into a :class:`~converter.rules.mailgear.catalog.Cata
 findings name the catalog sheet's cells. The pilot sheet's formulas look base stats, weapon
 figures and option effects up here by defined name (``catalog.<table>.<column>``).
 
-A model is two tables here: the model list (name, notes) and one row per model and rank.
+A model is two tables here: the model list (name, notes) and one row per model and rank. An
+option is a row of オプション一覧 (its first skill and first stat effect, its text) and, for each
+further skill or stat effect, a row of オプションの追加効果 under the option's name.
 What the sheet cannot show exactly (an unknown key, a malformed row) is kept in the
 「その他（JSON）」 cell and put back when the row still reads as written.
 """
@@ -22,7 +24,7 @@ from ...rules.mailgear.catalog import Catalog, TABLES
 from ...rules.mailgear.tables import tables
 from ..layout import Layout, a1
 from .formulas import MailgearFormulas, excel_key
-from .view import check_items, item_entry, item_row
+from .view import effect_entries, extra_effects, item_entry, item_row
 from ..system_sheet import FALSE, TRUE
 
 _DEFAULTS = {"catalog": "mailgear", "format": 1}
@@ -71,9 +73,28 @@ def _plain(entry: Mapping[str, Any], keys) -> dict[str, Any]:
     return {k: entry[k] for k in keys if k in entry}
 
 
+# The sheet tables whose rows come from another table's entries.
+_SOURCE = {"model_stats": "models", "option_effects": "options"}
+
+
+def _name_key(name: Any) -> str:
+    """The key an option is found under on the sheet ('' for a name that is no text)."""
+    return excel_key(name) if isinstance(name, str) else ""
+
+
 def to_rows(table: CatalogTable, entries: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Sheet rows of one table (``model_stats`` from the models' ranks)."""
+    """Sheet rows of one table (``model_stats`` from the models' ranks, ``option_effects`` from
+    the options' further effects: those of the first option of each name, as the sheet finds
+    options by name)."""
     keys = [c.key for c in table.columns if not c.computed]
+    if table.id == "option_effects":
+        rows, seen = [], set()
+        for e in entries:
+            k = _name_key(e.get("name"))
+            if k and k not in seen:
+                seen.add(k)
+                rows += [{"name": e["name"], **cells} for cells in extra_effects(e)]
+        return rows
     if table.id == "model_stats":
         rows = []
         for m in entries:
@@ -91,8 +112,63 @@ def from_rows(table: CatalogTable, rows: list[dict[str, Any]]) -> list[dict[str,
     if table.id == "weapons":
         return [item_entry(r) for r in rows]
     if table.id == "options":
-        return [{**item_entry(r), "effects": item_entry(r).get("effects", [])} for r in rows]
+        return options_from_rows(rows, [])[0]
     return [dict(r) for r in rows]
+
+
+def options_from_rows(rows: list[dict[str, Any]], further: list[dict[str, Any]]
+                      ) -> tuple[list[dict[str, Any]], list[list[tuple[int, int]]]]:
+    """The options of オプション一覧's rows, each with the オプションの追加効果 rows of its name (the
+    first option of that name takes them); a name no option has becomes an option of its own.
+    Also, for each further row, its (option index, effect index) places, for the cells."""
+    first: dict[str, int] = {}
+    for p, r in enumerate(rows):
+        first.setdefault(_name_key(r.get("name")), p)
+    first.pop("", None)
+    groups: dict[int, list[int]] = {}
+    orphans: dict[str, int] = {}
+    for x, r in enumerate(further):
+        k = _name_key(r.get("name"))
+        if k in first:
+            p = first[k]
+        else:  # a name no option row has: an option of its own (one per name)
+            p = orphans.setdefault(k, len(rows) + len(orphans))
+        groups.setdefault(p, []).append(x)
+    places: list[list[tuple[int, int]]] = [[] for _ in further]
+    out = []
+    for p in range(len(rows) + len(orphans)):
+        if p < len(rows):
+            row = rows[p]
+        else:  # the new option: the name of its first further row
+            named = further[groups[p][0]]
+            row = {"name": named["name"]} if "name" in named else {}
+        at = len(effect_entries(row))
+        for x in groups.get(p, []):
+            n = len(effect_entries(further[x]))
+            places[x] = [(p, at + k) for k in range(n)]
+            at += n
+        entry = item_entry(row, [further[x] for x in groups.get(p, [])])
+        out.append({**entry, "effects": entry.get("effects", [])})
+    return out, places
+
+
+def further_effect(row: Mapping[str, Any], uses: Mapping[str, int]) -> dict[str, Any]:
+    """The computed cells of one オプションの追加効果 row (``key``, ``eff_levels``, ``eff_amount``,
+    ``used``) as their formulas compute them, and its skill and stat as the sheet shows them.
+    ``uses``: name key → the pilot sheet's counted options taking the catalog's effects."""
+    t = tables()
+    key = "" if row.get("name") is None else excel_key(row["name"])
+    out: dict[str, Any] = {"key": key, "used": uses.get(key, 0) if key else 0}
+    for what, name_col, amount_col, labels in (
+            ("skill", "effect_skill", "effect_levels", {k: s.label for k, s in t.skills.items()}),
+            ("stat", "effect_stat", "effect_amount", t.stat_labels)):
+        value, amount = row.get(name_col), row.get(amount_col)
+        listed = isinstance(value, str) and value in labels  # an id: its label is in the cell
+        number = isinstance(amount, (int, float)) and not isinstance(amount, bool)
+        out[what] = labels[value] if listed else None  # compared with a label only
+        ok = bool(key) and listed and number and (what == "stat" or amount >= 1)
+        out["eff_levels" if what == "skill" else "eff_amount"] = amount if ok else 0
+    return out
 
 
 def _models(model_rows: list[dict[str, Any]], stat_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -132,10 +208,11 @@ class CatalogSheet:
 
     # --- writing -----------------------------------------------------------------------------
     def write(self, wb, catalog: Catalog | None, fmt: dict[str, Any],
-              lists: Mapping[str, list[tuple[Any, str]]]) -> None:
-        """Add the catalog sheet to ``wb`` with ``catalog`` (or empty rows) and name its ranges."""
+              lists: Mapping[str, list[tuple[Any, str]]], uses: Mapping[str, int] | None = None) -> None:
+        """Add the catalog sheet to ``wb`` with ``catalog`` (or empty rows) and name its ranges.
+        ``uses``: name key → the pilot's counted options taking the catalog's effects (the cached
+        result of オプションの追加効果's このシートで)."""
         raw: Mapping[str, Any] = catalog.raw if catalog is not None else {}
-        check_items(raw, "options", "オプション一覧", "catalog")
         ws = wb.add_worksheet(self.sheet)
         ws.write(0, 0, "カタログ（本文にない表: グループが用意するもの）", fmt["title"])
         ws.set_column(0, 0, 16)
@@ -161,7 +238,7 @@ class CatalogSheet:
                 data = rows[i] if i < len(rows) else None
                 for j, col in enumerate(table.columns):
                     if col.computed:
-                        formula, value = self._key(f, table, r, data)
+                        formula, value = self._computed(f, table, col, r, data, uses or {})
                         ws.write_formula(r, j, formula, fmt["calc"], value)
                     else:
                         self._value(ws, r, j, data.get(col.key) if data else None, col.kind, col.list,
@@ -174,7 +251,7 @@ class CatalogSheet:
 
     def entries(self, raw: Mapping[str, Any], table_id: str) -> tuple[list[Any], list[int]]:
         """The rows a table shows (objects that fill a cell) and the indices of the others."""
-        source = "models" if table_id == "model_stats" else table_id
+        source = _SOURCE.get(table_id, table_id)
         shown_as = self.by_id[source]
         value = raw.get(source)
         entries, skipped = [], []
@@ -194,6 +271,8 @@ class CatalogSheet:
             stats = self.by_id["model_stats"]
             return [_models(from_rows(table, rows(table, [e])), from_rows(stats, rows(stats, [e])))[0]
                     for e in entries]
+        if table.id == "options":
+            return options_from_rows(rows(table, entries), rows(self.by_id["option_effects"], entries))[0]
         return from_rows(table, rows(table, entries))
 
     def _rest(self, raw: Mapping[str, Any]) -> str | None:
@@ -211,7 +290,7 @@ class CatalogSheet:
         if any(raw.get(k) == [] for k in TABLES):
             rest["empty"] = [k for k in TABLES if raw.get(k) == []]
         for table in self.tables:
-            if table.id == "model_stats":
+            if table.id in _SOURCE:
                 continue
             entries, skip = self.entries(raw, table.id)
             if skip:
@@ -221,6 +300,24 @@ class CatalogSheet:
                     rest.setdefault("kept", {}).setdefault(table.id, {})[str(p)] = \
                         {"if": back, "then": copy.deepcopy(e)}
         return json.dumps(rest, ensure_ascii=False, sort_keys=True) if rest else None
+
+    @staticmethod
+    def _computed(f: MailgearFormulas, table: CatalogTable, col: CatalogColumn, r: int,
+                  data: Mapping[str, Any] | None, uses: Mapping[str, int]):
+        """A computed cell's formula and its cached result: a row's key, or what a further
+        option effect adds."""
+        formula, value = CatalogSheet._key(f, table, r, data)
+        if col.key == "key":
+            return formula, value
+        k = a1(r, table.col("key"))
+        cells = further_effect(data or {}, uses)
+        if col.key == "eff_levels":
+            formula = f.catalog_effect_levels(k, a1(r, table.col("effect_skill")), a1(r, table.col("effect_levels")))
+        elif col.key == "eff_amount":
+            formula = f.catalog_effect_amount(k, a1(r, table.col("effect_stat")), a1(r, table.col("effect_amount")))
+        else:
+            formula = f.catalog_effect_used(k)
+        return formula, cells[col.key]
 
     @staticmethod
     def _key(f: MailgearFormulas, table: CatalogTable, r: int, data: Mapping[str, Any] | None):
@@ -302,10 +399,25 @@ class CatalogSheet:
         if not found and not any(read.values()):
             return None
         for table in self.tables:
-            if table.id in ("models", "model_stats"):
+            if table.id in ("models", "model_stats", "option_effects"):
                 continue
-            rows = from_rows(table, [r for r, _ in read[table.id]])
-            _put(raw, cells, table.id, rows, [c for _, c in read[table.id]], rest)
+            row_cells = [c for _, c in read[table.id]]
+            if table.id == "options":
+                rows, places = options_from_rows([r for r, _ in read["options"]],
+                                                 [r for r, _ in read["option_effects"]])
+                row_cells += [{} for _ in range(len(rows) - len(row_cells))]
+                for (row, c), at in zip(read["option_effects"], places):
+                    for p, k in at:
+                        if p >= len(read["options"]) and "name" in c:
+                            row_cells[p].setdefault("name", c["name"])
+                        for field, col in (("skill", "effect_skill"), ("levels", "effect_levels"),
+                                           ("stat", "effect_stat"), ("amount", "effect_amount")):
+                            if col in c and field in rows[p]["effects"][k]:
+                                row_cells[p].setdefault(f"/effects/{k}/{field}", c[col])
+                                row_cells[p].setdefault(f"/effects/{k}", c[col])
+            else:
+                rows = from_rows(table, [r for r, _ in read[table.id]])
+            _put(raw, cells, table.id, rows, row_cells, rest)
         models, model_cells = self._read_models(read["models"], read["model_stats"])
         _put(raw, cells, "models", models, model_cells, rest)
         for key in rest.get("empty", []):

@@ -130,7 +130,13 @@ class MailgearFormulas:
                 f'{self.boost_range("applied_col")})')
 
     def stat_option(self, sid: str) -> str:
-        return f'=SUMIFS(mailgear.equipment.eff_amount,mailgear.equipment.eff_stat,"{self.t.stat_labels[sid]}")'
+        """Counted options' raises of the stat: their rows, their 追加効果 rows, and the catalog's
+        further effects of those taking the catalog's (engine: _gear_stats)."""
+        label = self.t.stat_labels[sid]
+        return (f'=SUMIFS(mailgear.equipment.eff_amount,mailgear.equipment.eff_stat,"{label}")'
+                f'+SUMIFS(mailgear.effects.eff_amount,mailgear.effects.eff_stat,"{label}")'
+                f'+SUMPRODUCT((catalog.option_effects.effect_stat="{label}")'
+                f'*catalog.option_effects.eff_amount*catalog.option_effects.used)')
 
     def stat_final(self, sid: str) -> str:
         """Typed base (else the catalog's) + 専用機 + options (engine: _gear_stats)."""
@@ -158,9 +164,14 @@ class MailgearFormulas:
         return f'=IF(COUNTIFS({crit})>0,SUMIFS(mailgear.skills.level,{crit}),"")'
 
     def skill_option(self, sid: str) -> str:
+        """Counted options' raises of the skill, as stat_option; blank when none (every raise is
+        a level of at least 1)."""
         label = self.t.skills[sid].label
-        return (f'=IF(COUNTIF(mailgear.equipment.eff_skill,"{label}")>0,'
-                f'SUMIF(mailgear.equipment.eff_skill,"{label}",mailgear.equipment.eff_levels),"")')
+        total = (f'SUMIF(mailgear.equipment.eff_skill,"{label}",mailgear.equipment.eff_levels)'
+                 f'+SUMIF(mailgear.effects.eff_skill,"{label}",mailgear.effects.eff_levels)'
+                 f'+SUMPRODUCT((catalog.option_effects.effect_skill="{label}")'
+                 f'*catalog.option_effects.eff_levels*catalog.option_effects.used)')
+        return f'=IF({total}>0,{total},"")'
 
     def skill_effective(self, sid: str) -> str:
         """Learned (capped) + counted options, never above the maximum (seed 001, オプション)."""
@@ -181,8 +192,9 @@ class MailgearFormulas:
         fixed: list[str] = [base] if base else []
         for s in self.t.skills_aimed_at(d):
             lv = f"N({self.skill_cell(s.id, 'effective_col')})"
-            if s.target == "all_rolls":
-                lv = f'IF(mailgear.options.natural_talent="separate",0,{lv})'
+            if s.target == "all_rolls":  # 天賦の才: the option natural_talent (engine: _talent_counts)
+                lv = (f'IF(mailgear.options.natural_talent="rolls_and_fortune",{lv},0)' if did == "fortune"
+                      else f'IF(mailgear.options.natural_talent="separate",0,{lv})')
             if d.kind == "roll" and s.per_level == 1:
                 die = f"{lv}={self.t.rolls['die_at_level']}"
                 if did == "fortune":
@@ -276,14 +288,31 @@ class MailgearFormulas:
         return (f'=IF({self._blank(table, i)},"",IF(ISNUMBER({s}),IF({s}>=1,{s},1),'
                 f'IF({s}="",{from_catalog},1)))')
 
+    @staticmethod
+    def _own(table: Table, i: int) -> str:
+        """Excel: the row states its own effects (an effect cell, or a 追加効果 row naming it)."""
+        first, last = table.col("effect_skill"), table.col("effect_text")
+        r = table.header_row + 1 + i
+        head = f"${col_letter(first)}${table.header_row}"  # its row number: ROW() below the header's
+        return (f"OR(COUNTA(${col_letter(first)}{r}:${col_letter(last)}{r})>0,"
+                f"COUNTIF(mailgear.effects.at,ROW()-ROW({head}))>0)")
+
+    def _counted(self, c: dict[str, str]) -> str:
+        """Excel: the row is an option that counts (not a third copy)."""
+        return f'AND({c["kind"]}="{self.kinds["option"]}",N({c["copy"]})<={self.t.option_copies})'
+
+    def item_cat_key(self, table: Table, i: int) -> str:
+        """The name key of a counted option taking its effects from the catalog (no own effects):
+        the catalog's further effects (オプションの追加効果) of that name count for it."""
+        c = self._row(table, i)
+        return f'=IF(AND({self._counted(c)},NOT({self._own(table, i)})),{c["key"]},"")'
+
     def _effect(self, table: Table, i: int, what: str, value: bool) -> str:
         """The skill (or stat) effect a counted option row adds: its own, else the catalog's."""
         c = self._row(table, i)
         name_col, amount_col, lst = {"skill": ("effect_skill", "effect_levels", "skills"),
                                      "stat": ("effect_stat", "effect_amount", "stats")}[what]
-        first, last = table.col("effect_skill"), table.col("effect_text")
-        r = table.header_row + 1 + i
-        own = f"COUNTA(${col_letter(first)}{r}:${col_letter(last)}{r})>0"
+        own = self._own(table, i)
 
         def pick(name: str, amount: str) -> str:
             ok = f"AND(ISNUMBER(MATCH({name},list.{lst},0)),ISNUMBER({amount}))"
@@ -332,6 +361,50 @@ class MailgearFormulas:
         return (f'=IF(OR({c["kind"]}<>"{self.kinds["weapon"]}",{fixed}=""),"",'
                 f'{roll_text(dice, f"({fixed}+{extra})")})')
 
+    # --- 追加効果 ------------------------------------------------------------------------------
+    def effect_at(self, table: Table, i: int) -> str:
+        """The equipment row the 追加効果 row names: a whole number within the table, else blank."""
+        n = table.cell("item", i, True)
+        return (f'=IF(ISNUMBER({n}),IF(AND({n}=INT({n}),{n}>=1,{n}<=ROWS(mailgear.equipment.used_slots)),'
+                f'{n},""),"")')
+
+    def effect_item_name(self, table: Table, i: int) -> str:
+        at = table.cell("at", i, True)
+        return (f'=IF({at}="","",IF(INDEX(mailgear.equipment.used_slots,{at})="","",'
+                f'INDEX(mailgear.equipment.name,{at})&""))')
+
+    def _extra(self, table: Table, i: int, what: str, value: bool) -> str:
+        """What a 追加効果 row adds: its skill (or stat) effect when its item is a counted option."""
+        at = table.cell("at", i, True)
+        name_col, amount_col, lst = {"skill": ("effect_skill", "effect_levels", "skills"),
+                                     "stat": ("effect_stat", "effect_amount", "stats")}[what]
+        name, amount = table.cell(name_col, i, True), table.cell(amount_col, i, True)
+        option = self.kinds["option"]
+        ok = [f'INDEX(mailgear.equipment.kind,{at})="{option}"',
+              f"N(INDEX(mailgear.equipment.copy,{at}))<={self.t.option_copies}",
+              f"ISNUMBER(MATCH({name},list.{lst},0))", f"ISNUMBER({amount})"]
+        if what == "skill":
+            ok.append(f"N({amount})>=1")
+        return f'=IF({at}="","",IF(AND({",".join(ok)}),{amount if value else name},""))'
+
+    def effect_eff_skill(self, table: Table, i: int) -> str:
+        return self._extra(table, i, "skill", False)
+
+    def effect_eff_levels(self, table: Table, i: int) -> str:
+        return self._extra(table, i, "skill", True)
+
+    def effect_eff_stat(self, table: Table, i: int) -> str:
+        return self._extra(table, i, "stat", False)
+
+    def effect_eff_amount(self, table: Table, i: int) -> str:
+        return self._extra(table, i, "stat", True)
+
+    def effect_unattached(self, table: Table, i: int) -> str:
+        """Excel: a filled 追加効果 row whose 装備の行 holds no item (MG_ITEM_EFFECT_UNATTACHED)."""
+        at = table.cell("at", i)
+        return (f'=IF({self._blank(table, i)},FALSE,IF({at}="",TRUE,'
+                f'INDEX(mailgear.equipment.used_slots,{at})=""))')
+
     # --- カタログ -------------------------------------------------------------------------------
     @staticmethod
     def catalog_model_key(model: str, rank: str) -> str:
@@ -340,6 +413,22 @@ class MailgearFormulas:
     @staticmethod
     def catalog_item_key(name: str) -> str:
         return f'=IF({name}="","",{key(name)})'
+
+    @staticmethod
+    def catalog_effect_levels(k: str, skill: str, levels: str) -> str:
+        """A further effect's skill levels, 0 when it is not a whole skill effect."""
+        return (f'=IF(AND({k}<>"",ISNUMBER(MATCH({skill},list.skills,0)),ISNUMBER({levels}),'
+                f'N({levels})>=1),{levels},0)')
+
+    @staticmethod
+    def catalog_effect_amount(k: str, stat: str, amount: str) -> str:
+        """A further effect's stat amount, 0 when it is not a whole stat effect."""
+        return f'=IF(AND({k}<>"",ISNUMBER(MATCH({stat},list.stats,0)),ISNUMBER({amount})),{amount},0)'
+
+    @staticmethod
+    def catalog_effect_used(k: str) -> str:
+        """How many counted options of the pilot sheet take this entry's effects from the catalog."""
+        return f'=IF({k}="",0,SUMPRODUCT((mailgear.equipment.cat_key={k})*1))'
 
     def formula(self, name: str, table: Table | None = None, index: int | None = None) -> str:
         """The formula named in the layout (``derived.move``, ``item_hit_cr``, ...)."""

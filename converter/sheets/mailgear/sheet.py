@@ -14,21 +14,24 @@ it (``computed_cell`` names the cell).
 from __future__ import annotations
 
 import dataclasses
+import json
 from functools import cached_property
 from typing import Any, Mapping
 
 from ...core.errors import OutputError
 from ...core.evaluation import Evaluation
+from ...core.findings import Finding
 from ...core.pointers import get, parse
 from ...rules.mailgear.catalog import Catalog, as_catalog
 from ...rules.mailgear.engine import price_pilot
 from ...rules.mailgear.tables import tables
 from ..layout import Field, Layout, Table, col_index, col_letter, load_layout, parse_a1
 from ..system_sheet import FALSE, TRUE, SystemSheet
-from .catalog_sheet import CatalogSheet, to_rows
+from .catalog_sheet import CatalogSheet, further_effect, to_rows
 from .formulas import MailgearFormulas, excel_key
 from .rules_sheet import mailgear_lists, skill_names, write_rules_sheet
-from .view import BANDS, EFFECT_COLUMNS, boosts_shown, check_items, item_entry, shown, skill_entry
+from .view import (BANDS, EFFECT_COLUMNS, ITEM_EFFECTS, boosts_shown, effect_entries, item_effect_rows,
+                   item_entry, shown, skill_entry)
 
 _WEAPON_DERIVED = ("damage", *(f"hit_{b}" for b in BANDS))
 
@@ -39,6 +42,23 @@ def _number(value: Any) -> bool:
 
 def _scalar(value: Any) -> bool:
     return isinstance(value, str) or _number(value)
+
+
+def _as_cell_text(value: Any) -> str:
+    """A value as a formula's ``&""`` gives the text of the cell the writer wrote it to."""
+    from ..writer import cell_text
+
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return TRUE if value else FALSE
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return cell_text(value)
+    return cell_text(json.dumps(value, ensure_ascii=False))
 
 
 class MailgearSheet(SystemSheet):
@@ -74,9 +94,11 @@ class MailgearSheet(SystemSheet):
         write_rules_sheet(wb, ws, self.layout.rules_sheet, dict(options), fmt)
 
     def write_rules_for(self, wb, ws, options, fmt, doc, context) -> None:
-        """The rules sheet, then the catalog sheet from ``context["catalog"]`` (empty without)."""
+        """The rules sheet, then the catalog sheet from ``context["catalog"]`` (empty without),
+        its further option effects counted for the pilot's options that take them."""
         self.write_rules(wb, ws, options, fmt)
-        self.catalog_sheet.write(wb, as_catalog(context.get("catalog")), fmt, self.lists())
+        uses = self.cached(doc, options, context).catalog_uses() if doc else {}
+        self.catalog_sheet.write(wb, as_catalog(context.get("catalog")), fmt, self.lists(), uses)
 
     def formula(self, name: str, table: Table | None = None, index: int | None = None) -> str:
         return self.f.formula(name, table, index)
@@ -94,7 +116,12 @@ class MailgearSheet(SystemSheet):
         if isinstance(boosts, list) and len(boosts) > slots:
             raise OutputError(f"専用機の強化: the sheet holds {slots} boosts, the document has "
                               f"{len(boosts)} (/gear/boosts)")
-        check_items(doc)
+        items = doc.get("equipment")
+        more = item_effect_rows(items if isinstance(items, list) else [])
+        rows = self.layout.table("effects").rows
+        if len(more) > rows:
+            raise OutputError(f"追加効果: the sheet holds {rows} further skill or stat effects of items, "
+                              f"the document has {len(more)} (/equipment)")
 
     # --- blocks --------------------------------------------------------------------------------
     def write_blocks(self, writer, ws, doc, cached: "_Cached") -> None:
@@ -169,8 +196,17 @@ class MailgearSheet(SystemSheet):
             red("skill", f'=OR(AND({s}="",{lv}<>""),AND({s}<>"",{cn}=""),'
                          f'AND({cn}<>"",ISNUMBER({lv}),N({lv})>=1,{first}=0))')
             red("level", f'=OR(AND({first}=1,{lv}>{mx}),AND({cn}<>"",OR(NOT(ISNUMBER({lv})),N({lv})<1)))')
+        elif table.id == "effects":
+            # A filled 追加効果 row whose 装備の行 holds no item (MG_ITEM_EFFECT_UNATTACHED).
+            red("item", self.f.effect_unattached(table, 0))
         elif table.id == "equipment":
+            # The row numbers a 追加効果 row names its item by, left of the table.
+            ws.write(hr, col_index(table.first_col) - 1, "行", writer.fmt["label"])
+            for i in range(n):
+                ws.write_number(hr + 1 + i, col_index(table.first_col) - 1, i + 1, writer.fmt["label"])
             name, kind, copy_ = (table.cell(k, 0) for k in ("name", "kind", "copy"))
+            # A third copy of an option (MG_OPTION_COPIES: a warning that it adds nothing, an error
+            # under option_copies=error): red under either reading, as the check names it.
             red("name", f'=AND({copy_}<>"",N({copy_})>{tables().option_copies})')
             inputs = [table.col(c.key) for c in table.columns if not c.computed]
             row = f"${col_letter(min(inputs))}{hr + 2}:${col_letter(max(inputs))}{hr + 2}"
@@ -295,11 +331,24 @@ class MailgearSheet(SystemSheet):
             doc.setdefault("gear", {})["boosts"] = boosts
 
     def after_tables(self, doc, rd) -> None:
-        """Table rows back into skills and equipment entries, and where check's findings on them,
-        the derived values, the slots and the boosts are shown."""
+        """Table rows back into skills and equipment entries (each item with its 追加効果 rows),
+        and where check's findings on them, the derived values, the slots and the boosts are shown."""
         skills = [skill_entry(r) for r in doc.get("skills", [])]
-        items = [item_entry(r) for r in doc.get("equipment", [])]
+        rows = doc.get("equipment", [])
+        more = self._attach_effects(doc, rd, len(rows))
+        items = [item_entry(r, [x for _, x in more.get(i, [])]) for i, r in enumerate(rows)]
         doc["skills"], doc["equipment"] = skills, items
+        for i, attached in more.items():
+            k = len(effect_entries(rows[i]))
+            for j, extra in attached:
+                for eff in effect_entries(extra):
+                    for field, col in (("skill", "effect_skill"), ("levels", "effect_levels"),
+                                       ("stat", "effect_stat"), ("amount", "effect_amount")):
+                        at = rd.cells.get(f"/{ITEM_EFFECTS}/{j}/{col}")
+                        if field in eff and at:
+                            rd.cells.setdefault(f"/equipment/{i}/effects/{k}/{field}", at)
+                            rd.cells.setdefault(f"/equipment/{i}/effects/{k}", at)
+                    k += 1
         for i in range(len(skills)):
             at = rd.cells.get(f"/skills/{i}/skill")
             if at:
@@ -315,6 +364,34 @@ class MailgearSheet(SystemSheet):
             if found:
                 rd.cells.setdefault(pointer, rd.cell_of(*found))
         rd.cells.setdefault("/equipment", rd.cell_of("mailgear.derived.slots_used"))
+
+    def _attach_effects(self, doc, rd, items: int) -> dict[int, list[tuple[int, dict[str, Any]]]]:
+        """The 追加効果 rows read, by the item they name: item index → [(row index, row)]. A row
+        naming no item (its 装備の行 blank, not a row of the table, or an empty row) goes under
+        ``extra.item_effects`` with a warning (MG_ITEM_EFFECT_UNATTACHED) at its 装備の行."""
+        rows = doc.pop(ITEM_EFFECTS, [])
+        eq = self.layout.table("equipment")
+        first = eq.column_name(eq.columns[0].key)
+        index_of = {rd.cells.get(f"/equipment/{k}"): k for k in range(items)}
+        out: dict[int, list[tuple[int, dict[str, Any]]]] = {}
+        for j, row in enumerate(rows):
+            n = row.get("item")
+            k = None
+            if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= rd.rows(eq):
+                k = index_of.get(rd.cell_of(first, n - 1))
+            if k is not None:
+                out.setdefault(k, []).append((j, row))
+                continue
+            extra = doc.setdefault("extra", {})
+            if not isinstance(extra, dict):
+                continue
+            kept = extra.setdefault(ITEM_EFFECTS, [])
+            if isinstance(kept, list):
+                kept.append(row)
+                at = rd.cells.get(f"/{ITEM_EFFECTS}/{j}/item") or rd.cells.get(f"/{ITEM_EFFECTS}/{j}", "")
+                rd.findings.append(Finding("MG_ITEM_EFFECT_UNATTACHED", f"/extra/{ITEM_EFFECTS}/{len(kept) - 1}",
+                                           {"item": n if n is not None else "—"}, at))
+        return out
 
     def derived_pointers(self, items: int) -> list[str]:
         t = tables()
@@ -345,11 +422,27 @@ class _Cached:
         raw = catalog.raw if catalog is not None else {}
         cs = sheet.catalog_sheet
         self.cat_rows = {tid: to_rows(cs.by_id[tid], cs.entries(raw, tid)[0])
-                         for tid in ("weapons", "options", "model_stats")}
+                         for tid in ("weapons", "options", "model_stats", "option_effects")}
+        equipment = sheet.layout.table("equipment").rows
+        more = self.view.get(ITEM_EFFECTS, [])
+        self.effect_at = [n if _number(n) and n == int(n) and 1 <= n <= equipment else "" for n in
+                          (r.get("item") for r in more)]
         self.items: list[dict[str, Any]] = []
         for i, r in enumerate(self.view.get("equipment", [])):
             self.items.append(self._item(i, r))
+        self.effect_rows = [self._effect_row(at, r) for at, r in zip(self.effect_at, more)]
+        uses = self.catalog_uses()
+        self.cat_effects = [further_effect(r, uses) for r in self.cat_rows["option_effects"]]
         self.skill_rows = self._skill_rows(self.view.get("skills", []))
+
+    def catalog_uses(self) -> dict[str, int]:
+        """Catalog name key → the counted options taking their effects from the catalog under it
+        (the equipment's カタログ追加効果 cells; the catalog sheet's このシートで)."""
+        out: dict[str, int] = {}
+        for it in self.items:
+            if it["cat_key"]:
+                out[it["cat_key"]] = out.get(it["cat_key"], 0) + 1
+        return out
 
     # --- pilot and gear scalars ------------------------------------------------------------------
     def scalar(self, name: str) -> Any:
@@ -398,8 +491,16 @@ class _Cached:
         if col == "boost_col":
             return sum(self.boost(k) or 0 for k, b in enumerate(self._boost_cells()) if b == label)
         if col == "option_col":
-            return sum(it["eff_amount"] for it in self.items if it["eff_stat"] == label)
+            return self._option_total("stat", label)
         return self.d.get(f"/derived/stats/{sid}", "")
+
+    def _option_total(self, what: str, label: str) -> Any:
+        """The counted options' raises of a stat (or skill): rows, 追加効果 rows, the catalog's
+        further effects times the options taking them (formulas.stat_option, skill_option)."""
+        name, amount = ("eff_skill", "eff_levels") if what == "skill" else ("eff_stat", "eff_amount")
+        total = sum(r[amount] for r in (*self.items, *self.effect_rows) if r[name] == label)
+        total += sum(x[amount] * x["used"] for x in self.cat_effects if x[what] == label)
+        return total if what == "stat" else (total if total > 0 else "")
 
     def _boost_cells(self) -> list[str]:
         gear = self.view.get("gear") if isinstance(self.view.get("gear"), Mapping) else {}
@@ -463,8 +564,7 @@ class _Cached:
             levels = [r["level"] for r in self.skill_rows if r["canon"] == label and r["first"] == 1]
             return levels[0] if levels else ""
         if col == "option_col":
-            levels = [it["eff_levels"] for it in self.items if it["eff_skill"] == label]
-            return sum(levels) if levels else ""
+            return self._option_total("skill", label)
         key = "skills" if col == "effective_col" else "skill_bonuses"
         return self.d.get(f"/derived/{key}/{sid}", "")
 
@@ -495,7 +595,8 @@ class _Cached:
             used = 1
         out["used_slots"] = used
         counted = kind == option and copies <= t.option_copies
-        own = any(row.get(c) is not None for c in EFFECT_COLUMNS)
+        own = any(row.get(c) is not None for c in EFFECT_COLUMNS) or i + 1 in self.effect_at
+        out["cat_key"] = key if counted and not own else ""
         source = row if own else (self.cat_rows["options"][cat_row - 1] if cat_row and counted else {})
         for what, name_col, amount_col, list_id in (("skill", "effect_skill", "effect_levels", "skills"),
                                                     ("stat", "effect_stat", "effect_amount", "stats")):
@@ -507,9 +608,28 @@ class _Cached:
             out["eff_levels" if what == "skill" else "eff_amount"] = amount if ok else ""
         return out
 
+    def _effect_row(self, at: Any, row: Mapping[str, Any]) -> dict[str, Any]:
+        """The helper cells of one 追加効果 row, as their formulas compute them."""
+        t = self.t
+        item = self.items[at - 1] if at != "" and at <= len(self.items) else None
+        name = self.view["equipment"][at - 1].get("name") if item is not None else None
+        out: dict[str, Any] = {"at": at, "item_name": "" if item is None else _as_cell_text(name)}
+        counted = item is not None and item["kind"] == t.kinds["option"] and item["copy"] <= t.option_copies
+        for what, name_col, amount_col, list_id in (("skill", "effect_skill", "effect_levels", "skills"),
+                                                    ("stat", "effect_stat", "effect_amount", "stats")):
+            label = self._label(list_id, row.get(name_col)) if row.get(name_col) is not None else ""
+            amount = row.get(amount_col)
+            ok = counted and label in dict(mailgear_lists()[list_id]).values() and _number(amount) \
+                and (what == "stat" or amount >= 1)
+            out[f"eff_{what}"] = label if ok and at != "" else ""
+            out["eff_levels" if what == "skill" else "eff_amount"] = amount if ok and at != "" else ""
+        return out
+
     def row(self, table: Table, i: int, key: str) -> Any:
         if table.id == "skills":
             return self.skill_rows[i].get(key, "")
+        if table.id == "effects":
+            return self.effect_rows[i][key]
         if key in _WEAPON_DERIVED:
             return self.d.get(f"/equipment/{i}/derived/{key}", "")
         return self.items[i][key]

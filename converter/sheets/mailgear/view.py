@@ -1,9 +1,11 @@
 """A `mailgear` document as the sheet lays it out, and back.
 
 The sheet shows a skill by its label (or the name the document gave), an item's range bands as
-four ○ columns and its effects as one skill, one stat and one text column. Where that cannot say
-exactly what the document says (a synonym, bands out of order, two text effects, a malformed
-entry), the one mechanism of ``sheets/kept.py`` keeps the difference in the data sheet.
+four ○ columns and its effects as one skill, one stat and one text column on the item's row; a
+second (third, ...) skill or stat effect is a row of the 追加効果 table, which names the item by
+its row (the catalog's オプションの追加効果 names the option). Where that cannot say exactly what the
+document says (a synonym, bands out of order, two text effects, a malformed entry), the one
+mechanism of ``sheets/kept.py`` keeps the difference in the data sheet.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ BANDS = ("cr", "sr", "mr", "lr")
 EFFECT_COLUMNS = ("effect_skill", "effect_levels", "effect_stat", "effect_amount", "effect_text")
 NO_EFFECTS = "なし"  # 効果（文章） of an option whose effects are known to be none (``[]``)
 TEXT_JOIN = "／"
+ITEM_EFFECTS = "item_effects"  # the 追加効果 table's rows in the sheet's view (never in a document)
 _ITEM_KEYS = ("name", "kind", "slots", "arm", "extra_damage", "energy", "durability", "uses", "notes")
 
 
@@ -66,56 +69,93 @@ def skill_entry(row: Mapping[str, Any]) -> dict[str, Any]:
 
 # --- 装備 ---------------------------------------------------------------------------------------
 
+def _effect_cells(eff: Mapping[str, Any]) -> dict[str, Any]:
+    """A skill or stat effect as its cells (``effect_skill``/``effect_levels`` or
+    ``effect_stat``/``effect_amount``): the id of a known name, else the name as written."""
+    t = tables()
+    if "skill" in eff:
+        sid = t.skill_id(eff["skill"]) if isinstance(eff["skill"], str) else None
+        cells = {"effect_skill": sid or eff["skill"]}
+        if "levels" in eff:
+            cells["effect_levels"] = eff["levels"]
+    else:
+        sid = t.stat_id(eff["stat"]) if isinstance(eff["stat"], str) else None
+        cells = {"effect_stat": sid or eff["stat"]}
+        if "amount" in eff:
+            cells["effect_amount"] = eff["amount"]
+    return cells
+
+
+def _split_effects(entry: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """An entry's effects as its row's cells (the first skill effect, the first stat effect, the
+    texts joined) and the further skill or stat effects, one row each (追加効果)."""
+    effects = entry["effects"] if isinstance(entry["effects"], list) else [entry["effects"]]
+    row: dict[str, Any] = {}
+    more: list[dict[str, Any]] = []
+    texts: list[str] = []
+    for eff in effects:
+        if isinstance(eff, Mapping) and ("skill" in eff or "stat" in eff):
+            cells = _effect_cells(eff)
+            if any(k in row for k in cells):
+                more.append(cells)
+            else:
+                row.update(cells)
+        elif isinstance(eff, Mapping) and set(eff) == {"text"} and isinstance(eff["text"], str):
+            texts.append(eff["text"])
+        else:
+            texts.append(_json(eff))
+    if texts:
+        row["effect_text"] = TEXT_JOIN.join(texts)
+    elif not row:
+        row["effect_text"] = NO_EFFECTS
+    return row, more
+
+
 def item_row(entry: Any) -> dict[str, Any]:
-    """An equipment entry as its table row (bands as ○ columns, effects as three columns)."""
+    """An equipment entry as its table row (bands as ○ columns, effects as three columns; further
+    skill and stat effects are :func:`extra_effects`)."""
     if not isinstance(entry, Mapping):
         return {"name": _text(entry)}
-    t = tables()
     row: dict[str, Any] = {k: entry[k] for k in _ITEM_KEYS if k in entry}
     if "bands" in entry:
         bands = entry["bands"] if isinstance(entry["bands"], list) else []
         for b in BANDS:
             row[f"band_{b}"] = b in bands
     if "effects" in entry:
-        effects = entry["effects"] if isinstance(entry["effects"], list) else [entry["effects"]]
-        texts: list[str] = []
-        for eff in effects:
-            if isinstance(eff, Mapping) and "skill" in eff and "effect_skill" not in row:
-                sid = t.skill_id(eff["skill"]) if isinstance(eff["skill"], str) else None
-                row["effect_skill"] = sid or eff["skill"]
-                if "levels" in eff:
-                    row["effect_levels"] = eff["levels"]
-            elif isinstance(eff, Mapping) and "stat" in eff and "effect_stat" not in row:
-                sid = t.stat_id(eff["stat"]) if isinstance(eff["stat"], str) else None
-                row["effect_stat"] = sid or eff["stat"]
-                if "amount" in eff:
-                    row["effect_amount"] = eff["amount"]
-            elif isinstance(eff, Mapping) and set(eff) == {"text"} and isinstance(eff["text"], str):
-                texts.append(eff["text"])
-            else:
-                texts.append(_json(eff))
-        if texts:
-            row["effect_text"] = TEXT_JOIN.join(texts)
-        elif not any(k in row for k in EFFECT_COLUMNS):
-            row["effect_text"] = NO_EFFECTS
+        row.update(_split_effects(entry)[0])
     if "derived" in entry:
         row["derived"] = entry["derived"]
     return row
 
 
-def item_entry(row: Mapping[str, Any]) -> dict[str, Any]:
-    """A table row read back into an equipment entry."""
-    out: dict[str, Any] = {k: row[k] for k in _ITEM_KEYS if k in row}
-    marks = {b: row.get(f"band_{b}") for b in BANDS}
-    if any(v is not None for v in marks.values()):
-        out["bands"] = [b for b in BANDS if marks[b] is True]
-    effects: list[Any] = []
+def extra_effects(entry: Any) -> list[dict[str, Any]]:
+    """The skill and stat effects of an entry beyond its row's one of each (追加効果 rows)."""
+    if not isinstance(entry, Mapping) or "effects" not in entry:
+        return []
+    return _split_effects(entry)[1]
+
+
+def effect_entries(row: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The skill and stat effects one row's effect cells give (a skill first)."""
+    effects: list[dict[str, Any]] = []
     if "effect_skill" in row or "effect_levels" in row:
         effects.append({k: row[c] for k, c in (("skill", "effect_skill"), ("levels", "effect_levels"))
                         if c in row})
     if "effect_stat" in row or "effect_amount" in row:
         effects.append({k: row[c] for k, c in (("stat", "effect_stat"), ("amount", "effect_amount"))
                         if c in row})
+    return effects
+
+
+def item_entry(row: Mapping[str, Any], more: list[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """A table row read back into an equipment entry; ``more``: its 追加効果 rows."""
+    out: dict[str, Any] = {k: row[k] for k in _ITEM_KEYS if k in row}
+    marks = {b: row.get(f"band_{b}") for b in BANDS}
+    if any(v is not None for v in marks.values()):
+        out["bands"] = [b for b in BANDS if marks[b] is True]
+    effects = effect_entries(row)
+    for extra in more:
+        effects += effect_entries(extra)
     text = row.get("effect_text")
     if text is not None and not (text == NO_EFFECTS and not effects):
         effects.append({"text": text})
@@ -124,19 +164,9 @@ def item_entry(row: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def check_items(doc: Mapping[str, Any], table: str = "equipment", where: str = "装備",
-                whose: str = "document") -> None:
-    """The sheet computes one skill and one stat effect per item: more is an OutputError."""
-    entries = doc.get(table)
-    for i, entry in enumerate(entries if isinstance(entries, list) else []):
-        effects = entry.get("effects") if isinstance(entry, Mapping) else None
-        if not isinstance(effects, list):
-            continue
-        for kind, label in (("skill", "スキル"), ("stat", "性能")):
-            n = sum(1 for e in effects if isinstance(e, Mapping) and kind in e)
-            if n > 1:
-                raise OutputError(f"{where} {i + 1}: the sheet computes one {label} effect per item, the "
-                                  f"{whose} has {n} (/{table}/{i}/effects)")
+def item_effect_rows(items: list[Any]) -> list[dict[str, Any]]:
+    """The 追加効果 table: each further effect with the row of its item (1 = the first row)."""
+    return [{"item": i + 1, **cells} for i, entry in enumerate(items) for cells in extra_effects(entry)]
 
 
 # --- the document as laid out ------------------------------------------------------------------
@@ -150,8 +180,9 @@ def shown(doc: Mapping[str, Any]) -> dict[str, Any]:
     """The document as the sheet lays it out."""
     view = dict(doc)
     view["skills"] = [skill_row(e) for e in (doc.get("skills") if isinstance(doc.get("skills"), list) else [])]
-    view["equipment"] = [item_row(e) for e in
-                         (doc.get("equipment") if isinstance(doc.get("equipment"), list) else [])]
+    items = doc.get("equipment") if isinstance(doc.get("equipment"), list) else []
+    view["equipment"] = [item_row(e) for e in items]
+    view[ITEM_EFFECTS] = item_effect_rows(items)
     gear = doc.get("gear")
     if isinstance(gear, Mapping) and "boosts" in gear:
         view["gear"] = {**gear, "boosts": boosts_shown(gear["boosts"])}

@@ -116,9 +116,7 @@ class Table:
         return f"{self.system_prefix}.{self.id}.{key}"
 
     system_prefix: str = ""
-    # A table added to a layout after workbooks were filled: a workbook without any of its names
-    # (written before it existed) reads it as empty, with no finding.
-    optional: bool = False
+    since: int = 1  # the template version that added the table: an older sheet lacks it, rightly
 
 
 @dataclass(frozen=True)
@@ -146,7 +144,8 @@ class Layout:
         made from that version lacks them without being damaged."""
         names = {f"{self.system}.{f.pointer.strip('/').replace('/', '.')}" for f in self.fields
                  if f.since > version}
-        names.update(t.column_name(c.key) for t in self.tables for c in t.columns if c.since > version)
+        names.update(t.column_name(c.key) for t in self.tables for c in t.columns
+                     if max(t.since, c.since) > version)
         return frozenset(names)
 
 
@@ -172,7 +171,7 @@ def load_layout(system: str) -> Layout:
     fields = tuple(mk_field(f) for f in raw.get("fields", []) + raw.get("transformation_fields", []))
     tables = tuple(Table(t["id"], t["pointer"], t["label"], t["sheet"], t["header_row"], t["first_col"],
                          t["rows"], tuple(Column(**c) for c in t["columns"]), system_prefix=system,
-                         optional=t.get("optional", False))
+                         since=t.get("since", 1))
                    for t in raw.get("tables", []))
     return Layout(system, raw["template"], raw["title"], raw["input_sheet"], raw["rules_sheet"],
                   raw["data_sheet"], fields, tuple(raw.get("computed", [])), tables, raw)

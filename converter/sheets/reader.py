@@ -96,9 +96,6 @@ def read_cells(sheet: "SystemSheet", named: NamedCells, version: int | None = No
             put(doc, fld.pointer, value)
     sheet.after_read(doc, rd)
     for table in layout.tables:
-        if table.optional and not any(table.column_name(c.key) in named.names or
-                                      table.column_name(c.key) in named.broken for c in table.columns):
-            continue  # a workbook from before the table was added
         rows: list[dict[str, Any]] = []
         beyond = None  # the first filled row past the template's rows (rows inserted into the table)
         for i in range(rd.rows(table)):

@@ -73,7 +73,7 @@ def test_template_names_every_field_and_records_its_identity():
     for table in SHEET.catalog_sheet.tables:
         assert {f"catalog.{table.id}.{c.key}" for c in table.columns} <= names
     assert {"catalog.about", "catalog.name", "mechasheet.template"} <= names
-    assert cell_of(wb, "mechasheet.template").value == "mailgear/1"
+    assert cell_of(wb, "mechasheet.template").value == "mailgear/2"
     assert wb[layout.input_sheet].protection.sheet
 
 
@@ -424,17 +424,21 @@ def test_a_further_effect_naming_no_item_is_kept_and_named(tmp_path: Path):
 
 
 def test_a_workbook_from_before_the_further_effects_table_reads(tmp_path: Path):
-    """A filled sheet written before 追加効果 existed (no mailgear.effects.* names) reads as the
-    same document, with no finding about the missing table."""
+    """A sheet filled in mailgear/1 (the sample as committed before mailgear/2 added 追加効果)
+    reads to its document with no finding; in a mailgear/2 sheet the same names missing are damage."""
+    from converter.sheets.reader import read_sheet
+
+    old = Path(__file__).parent / "old_templates" / "mailgear-1-starting-pilot.xlsx"
+    got = read_workbook(old)
+    assert got.template == "mailgear/1" and got.findings == []
+    assert got.document == load(ROOT / "samples" / "mailgear" / "starting-pilot.json")
     doc = load(MG_SAMPLES[1])
     target = write_sheet(doc, tmp_path / "p.xlsx", context=context_for(doc))
     wb = _open(target, data_only=False)
     for name in [n for n in wb.defined_names if n.startswith("mailgear.effects.")]:
         del wb.defined_names[name]
     wb.save(target)
-    got = read_workbook(target)
-    assert got.document == doc
-    assert got.findings == []
+    assert [f.code for f in read_sheet(target)[1]] == ["SHEET_NAME_MISSING"]
 
 
 def test_unknown_keys_are_kept(tmp_path: Path):

@@ -87,6 +87,7 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     im.add_argument("-o", "--output", metavar="OUTDIR", required=True, help=t["import_output"])
     im.add_argument("--system", choices=("up", "pp", "mailgear"), help=t["import_system"])
     im.add_argument("--templates", action="store_true", help=t["import_templates"])
+    im.add_argument("--profile", metavar="FILE", help=t["import_profile"])
     im.add_argument("--jobs", type=jobs, default=None, metavar="N", help=t["check_jobs"])
     shared(im, "force", "rule")
 
@@ -278,14 +279,16 @@ def _cmd_import(args: argparse.Namespace) -> int:
     when every file was imported, 1 when some could not be, 2 when none could."""
     from .check.text import render_file, text_options
     from .importer import REPORT_NAME, Entry, import_files
-    from .legacy.grid import SUFFIXES
     from .io import expand_paths
+    from .legacy.grid import SUFFIXES
+    from .legacy.profile import load_profile
     from .rules import system_ids
     from .rules.options import parse_rule_args
     from .runner import default_jobs
 
     options = parse_rule_args(args.rule, system_ids())
     t = texts(args.lang)
+    profile = load_profile(args.profile) if args.profile else None
     total = len(expand_paths(args.paths, SUFFIXES))
     if not total:
         raise MechasheetError("no workbooks found in: " + ", ".join(args.paths), "NO_DOCUMENTS",
@@ -309,7 +312,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
             on_entry(entry)
             advance()
 
-        report = import_files(args.paths, args.output, system=args.system, options=options,
+        report = import_files(args.paths, args.output, system=args.system, options=options, profile=profile,
                               jobs=args.jobs or default_jobs(), templates=args.templates, force=args.force,
                               on_entry=counted)
     failed = len({e.record.file for e in report.entries if not e.imported})

@@ -21,6 +21,7 @@ from .core.findings import Finding
 from .core.source import UNREADABLE, Origin
 from .io.files import dump_document, write_atomic
 from .io.sources import expand_paths
+from .legacy.profile import Profile
 from .legacy.sources import SUFFIXES, ImportRecord, read_import
 from .runner import Limits, Task, run_in_workers
 
@@ -73,10 +74,11 @@ class ImportReport:
         return roster_frame(self.entries)
 
 
-def import_one(path: Path, system: str | None, options: Mapping[str, str]) -> list[Entry]:
+def import_one(path: Path, system: str | None, options: Mapping[str, str],
+               profile: Profile | None = None) -> list[Entry]:
     """Every character or unit in one workbook, read and checked; never raises for what it holds."""
     out = []
-    for source, record in read_import(path, system):
+    for source, record in read_import(path, system, profile):
         out.append(Entry(check_source(source, options, {}), record))
     return out
 
@@ -88,6 +90,7 @@ def _crashed(path: Path, reason: str) -> list[Entry]:
 
 
 def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, *, system: str | None = None,
+                 profile: Profile | None = None,
                  options: Mapping[str, str] | None = None, jobs: int = 1, templates: bool = False,
                  force: bool = False, on_entry: Callable[[Entry], None] | None = None,
                  limits: Limits = Limits()) -> ImportReport:
@@ -119,7 +122,7 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
                     on_entry(entry)
             emitted += 1
 
-    task = Task(partial(import_one, system=system, options=options), _crashed)
+    task = Task(partial(import_one, system=system, options=options, profile=profile), _crashed)
     if files:
         run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits, done)
     check = CheckReport([e.report for e in entries], options=options)

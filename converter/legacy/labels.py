@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -107,6 +107,15 @@ def system_labels(system: str) -> SystemLabels:
                     table.setdefault(key, value)
         lists[list_id] = table
     return SystemLabels(system, tuple(fields), tables, detect, float(data["detect"]["min_score"]), lists)
+
+
+def with_labels(spec: SystemLabels, extra: dict[str, tuple[str, ...]]) -> SystemLabels:
+    """``spec`` with more labels for some fields (a layout profile's own words)."""
+    if not extra:
+        return spec
+    fields = tuple(replace(f, labels=f.labels | {label_key(x) for x in extra.get(f.target, ())})
+                   for f in spec.fields)
+    return replace(spec, fields=fields)
 
 
 def legacy_systems() -> list[str]:

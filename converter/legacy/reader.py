@@ -17,7 +17,8 @@ from ..core.findings import Finding
 from ..core.pointers import put
 from . import notation
 from .grid import Grid, address
-from .labels import LabelSpec, SystemLabels, TableSpec, kind_words, label_key, system_labels
+from .labels import LabelSpec, SystemLabels, TableSpec, kind_words, label_key, system_labels, with_labels
+from .profile import Profile
 
 #: the fields that name a character or unit: two on one sheet are two of them
 IDENTITY = {"up": "/name", "pp": "/name", "mailgear": "/pilot/name"}
@@ -70,14 +71,17 @@ def detect(grids: Iterable[Grid], systems: Iterable[str]) -> Detection:
     return Detection(best, round(scores[best] / total * strength, 2), scores)
 
 
-def read_grid(grid: Grid, system: str, confidence: float = 1.0) -> list[Imported]:
+def read_grid(grid: Grid, system: str, confidence: float = 1.0, profile: Profile | None = None) -> list[Imported]:
     """Every character or unit of ``system`` on ``grid``: one, or one per region when the
-    identity label (機体名, キャラクター名, 名前) comes more than once."""
+    identity label (機体名, キャラクター名, 名前) comes more than once. A ``profile`` pins fields to
+    cells (then the sheet is one character) and adds labels."""
     spec = system_labels(system)
-    regions = _regions(grid, spec)
+    if profile is not None:
+        spec = with_labels(spec, profile.labels)
+    regions = [grid] if profile is not None and (profile.cells or profile.ranges) else _regions(grid, spec)
     out = []
     for region in regions:
-        got = _SheetRead(region, spec).read()
+        got = _SheetRead(region, spec, profile).read()
         got.confidence = confidence
         if len(regions) > 1:
             rows = [r for r, _ in region.cells]
@@ -90,9 +94,10 @@ def read_grid(grid: Grid, system: str, confidence: float = 1.0) -> list[Imported
 # --- one sheet, one character ---------------------------------------------------------------------
 
 class _SheetRead:
-    def __init__(self, grid: Grid, spec: SystemLabels) -> None:
+    def __init__(self, grid: Grid, spec: SystemLabels, profile: Profile | None = None) -> None:
         self.grid = grid
         self.spec = spec
+        self.profile = profile
         self.labels = spec.all_keys
         self.keys = {rc: label_key(v) for rc, v in grid.cells.items() if isinstance(v, str)}
         self.by_key: dict[str, list[tuple[int, int]]] = {}
@@ -110,13 +115,50 @@ class _SheetRead:
         self.done: set[str] = set()  # pointers already read
 
     def read(self) -> Imported:
+        if self.profile is not None:
+            self._pinned(self.profile)
         for table in self.spec.tables:
+            if table.pointer in self.done:
+                continue
             self._table(table)
         for fspec in self.spec.fields:
             if fspec.target not in self.done:
                 self._field(fspec)
         unmapped = {address(r, c): v for (r, c), v in sorted(self.grid.cells.items()) if (r, c) not in self.used}
         return Imported(self.spec.system, self.grid.sheet, self.doc, self.cells, self.findings, unmapped)
+
+    # -- what a profile pins
+    def _pinned(self, profile: Profile) -> None:
+        """Fields read from the cells a profile names, and lists from its ranges, before anything
+        is read by its labels."""
+        fields = {f.target: f for f in self.spec.fields}
+        for pointer, rc in profile.cells.items():
+            if rc not in self.grid.cells:
+                continue
+            fspec = fields.get(pointer) or LabelSpec(pointer, "text", frozenset())
+            if self._store(fspec, self.grid.cells[rc], rc):
+                self.used.add(rc)
+        tables = {t.pointer: t for t in self.spec.tables}
+        for pointer, ((r1, c1, r2, c2), keys) in profile.ranges.items():
+            table = tables.get(pointer)
+            columns = {key: next((c for c in table.columns if c.target == key), None) if table else None
+                       for key in keys}
+            rows = []
+            for r in range(r1, r2 + 1):
+                row_cells = {key: (r, c1 + k) for k, key in enumerate(keys)
+                             if c1 + k <= c2 and (r, c1 + k) in self.grid.cells}
+                if not row_cells:
+                    continue
+                item: dict[str, Any] = {}
+                for key, rc in row_cells.items():
+                    col = columns[key] or LabelSpec(key, "int" if key == "level" else "text", frozenset())
+                    self._column(col, self.grid.cells[rc], item, f"{pointer}/{len(rows)}", rc, "")
+                if item:
+                    rows.append(item)
+            if rows:
+                put(self.doc, pointer, rows)
+                self.done.add(pointer)
+                self.cells[pointer] = self._cell((r1, c1))
 
     # -- cells
     def _is_label(self, rc: tuple[int, int]) -> bool:

@@ -17,6 +17,7 @@ from ..core.findings import Finding
 from ..core.source import DOCUMENT, Origin, Source, unreadable
 from .grid import SUFFIXES, Grid, address, read_grids
 from .labels import legacy_systems, system_labels
+from .profile import Profile
 from .reader import Imported, detect, read_grid
 
 #: the Origin's profile of a sheet read by its labels (a profile file names itself instead)
@@ -43,10 +44,14 @@ class ImportRecord:
                 "unmapped_cells": sorted(self.unmapped, key=_cell_order)}
 
 
-def read_import(path: str | Path, system: str | None = None) -> list[tuple[Source, ImportRecord]]:
+def read_import(path: str | Path, system: str | None = None, profile: Profile | None = None
+                ) -> list[tuple[Source, ImportRecord]]:
     """Every character or unit in the workbook at ``path``; a file that cannot be imported is one
-    unreadable Source saying why. Never raises for what the file holds."""
+    unreadable Source saying why. With a ``profile``, its system and its sheets are read, its
+    pinned cells first. Never raises for what the file holds."""
     p = Path(path)
+    if profile is not None:
+        system = profile.system
     if p.suffix.lower() in TEMPLATE_SUFFIXES:
         ours = _our_template(p)
         if ours is not None:
@@ -55,6 +60,10 @@ def read_import(path: str | Path, system: str | None = None) -> list[tuple[Sourc
         grids = read_grids(p)
     except InputError as exc:
         return [(unreadable(str(p), str(exc), "legacy", exc.finding), ImportRecord(str(p)))]
+    outside: list[Grid] = []  # sheets a profile does not read: kept, not dropped
+    if profile is not None:
+        outside = [g for g in grids if not profile.takes(g.sheet)]
+        grids = [g for g in grids if profile.takes(g.sheet)]
     if not grids:
         return [(unreadable(str(p), "empty", "legacy", Finding("LEGACY_EMPTY", "", {})), ImportRecord(str(p)))]
     systems = legacy_systems()
@@ -62,7 +71,7 @@ def read_import(path: str | Path, system: str | None = None) -> list[tuple[Sourc
     skipped: list[tuple[Grid, dict[str, float]]] = []
     for grid in grids:
         if system is not None:
-            found.extend((got, {}) for got in read_grid(grid, system, 1.0))
+            found.extend((got, {}) for got in read_grid(grid, system, 1.0, profile))
             continue
         seen = detect([grid], systems)
         if seen.system is None:
@@ -85,13 +94,16 @@ def read_import(path: str | Path, system: str | None = None) -> list[tuple[Sourc
                             Finding("LEGACY_NO_SYSTEM", "", {"sheet": grid.sheet, "scores": _scores(scores)})),
                  ImportRecord(str(p), grid.sheet, scores=scores))]
     out = []
+    origin = Origin("legacy", profile=profile.name if profile is not None else LABELS)
     for k, (got, scores) in enumerate(found):
-        out.append(_source(p, got, scores, system is None, skipped if k == 0 else []))
+        out.append(_source(p, got, scores, system is None, skipped if k == 0 else [], origin,
+                           outside if k == 0 else []))
     return out
 
 
 def _source(p: Path, got: Imported, scores: dict[str, float], detected: bool,
-            skipped: list[tuple[Grid, dict[str, float]]]) -> tuple[Source, ImportRecord]:
+            skipped: list[tuple[Grid, dict[str, float]]], origin: Origin,
+            outside: list[Grid]) -> tuple[Source, ImportRecord]:
     doc = got.document
     kept: dict[str, Any] = {"file": str(p), "sheet": got.sheet}
     if got.region:
@@ -106,16 +118,20 @@ def _source(p: Path, got: Imported, scores: dict[str, float], detected: bool,
         cells = sorted(got.unmapped, key=_cell_order)
         findings.append(Finding("LEGACY_UNMAPPED", "/extra/import/unmapped",
                                 {"count": len(cells), "cells": _short(cells)}))
-    if skipped:
+    others = [g for g, _ in skipped] + outside
+    if others:
         kept["other_sheets"] = {g.sheet: {address(r, c): v for (r, c), v in sorted(g.cells.items())}
-                                for g, _ in skipped}
-        for g, _ in skipped:
-            findings.append(Finding("LEGACY_SHEET_SKIPPED", "/extra/import/other_sheets",
-                                    {"sheet": g.sheet, "count": len(g.cells)}))
+                                for g in others}
+    for g, _ in skipped:
+        findings.append(Finding("LEGACY_SHEET_SKIPPED", "/extra/import/other_sheets",
+                                {"sheet": g.sheet, "count": len(g.cells)}))
+    for g in outside:
+        findings.append(Finding("LEGACY_SHEET_OUTSIDE_PROFILE", "/extra/import/other_sheets",
+                                {"sheet": g.sheet, "count": len(g.cells)}))
     extra = doc.setdefault("extra", {})
     extra["import"] = kept
     name = f"{p}#{got.sheet}" + (f"!{got.region}" if got.region else "")
-    source = Source(name, Origin("legacy", profile=LABELS), DOCUMENT, document=doc, cells=dict(got.cells),
+    source = Source(name, origin, DOCUMENT, document=doc, cells=dict(got.cells),
                     findings=findings)
     return source, ImportRecord(str(p), got.sheet, got.region, got.system, got.confidence,
                                 dict(got.unmapped), scores)

@@ -39,9 +39,13 @@ def test_every_sample_becomes_named_documents_with_report_and_roster(imported) -
     report lists every one with where it came from; the roster has a row each."""
     report, out = imported
     names = sorted(p.name for p in out.glob("*.json") if p.name != "import-report.json")
-    assert len(names) == len(report.entries) == 13
+    assert len(names) == len([e for e in report.entries if e.imported]) == 13
     assert "ガンダムＭｋ－Ⅱ.json" in names and "ジム.json" in names and "ボール.json" in names
-    for entry in report.entries:
+    # pp-club-2015.xlsx needs its profile: without it, it is not forced into a system
+    [unread] = [e for e in report.entries if not e.imported]
+    assert Path(unread.record.file).name == "pp-club-2015.xlsx"
+    assert [f.code for f in unread.report.findings] == ["LEGACY_NO_SYSTEM"]
+    for entry in (e for e in report.entries if e.imported):
         doc = json.loads(Path(entry.outputs[0]).read_text(encoding="utf-8"))
         assert doc == entry.report.document
         assert Path(entry.outputs[1]).parent.name == "templates" and Path(entry.outputs[1]).exists()
@@ -52,11 +56,11 @@ def test_every_sample_becomes_named_documents_with_report_and_roster(imported) -
                           "outputs"}
     with (out / "roster.csv").open(encoding="utf-8-sig") as fh:
         rows = list(csv.DictReader(fh))
-    assert len(rows) == 13 and set(rows[0]) == {"file", "sheet", "system", "name", "player", "confidence",
+    assert len(rows) == 14 and set(rows[0]) == {"file", "sheet", "system", "name", "player", "confidence",
                                                 "computed", "declared", "budget", "errors", "warnings",
                                                 "unmapped"}
-    assert openpyxl.load_workbook(out / "roster.xlsx").active.max_row == 14
-    assert report.exit_code == 0
+    assert openpyxl.load_workbook(out / "roster.xlsx").active.max_row == 15
+    assert report.exit_code == 1  # one file could not be imported
 
 
 def test_a_written_total_is_kept_to_show_the_old_arithmetic(imported) -> None:
@@ -151,3 +155,75 @@ def test_an_output_folder_inside_the_input_is_not_imported_again(tmp_path: Path)
     import_paths([tmp_path], tmp_path / "out", templates=True)
     again = import_paths([tmp_path], tmp_path / "out2", templates=True)
     assert [Path(e.record.file).name for e in again.entries] == ["mailgear-pilot.xlsx"]
+
+
+def test_profile_problems_name_the_file_and_key(tmp_path: Path) -> None:
+    """A profile that cannot be used is an error naming its file and the key (exit 2), before any
+    workbook is read."""
+    from converter.core.errors import InputError
+    from converter.legacy.profile import load_profile
+
+    cases = {'system = "gurps"': "system", 'system = "pp"\n[cells]\n"/name" = "B"': "cells./name",
+             'system = "pp"\n[cells]\n"name" = "B2"': "cells.name", 'system = "pp"\ncolour = 1': "colour",
+             'system = "pp"\n[ranges]\n"/skills" = { range = "B8" }': "ranges./skills",
+             'system = "pp"\nsheets = "PC"': "sheets", "system = ": ""}
+    for text, key in cases.items():
+        path = tmp_path / "p.toml"
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(InputError) as err:
+            load_profile(path)
+        assert err.value.code == "PROFILE_INVALID" and err.value.params["key"] == (key or "-"), text
+        assert str(path) in err.value.message("ja")
+    assert main(["import", str(LEGACY), "-o", str(tmp_path / "o"), "--profile", str(tmp_path / "p.toml")]) == 2
+    assert not (tmp_path / "o").exists()
+
+
+def test_cli_profile_reads_the_club_layout(tmp_path: Path, capsys) -> None:
+    """--profile: the pinned name, the one-letter labels and the skill block; origin names the profile."""
+    code = main(["import", str(LEGACY / "pp-club-2015.xlsx"), "-o", str(tmp_path),
+                 "--profile", str(LEGACY / "profiles" / "club-2015-pp.toml")])
+    assert code == 0
+    doc = json.loads((tmp_path / "ユウ・カザマ.json").read_text(encoding="utf-8"))
+    assert doc["attributes"] == {"body": 3, "reflex": 4, "sense": 3, "mind": 3, "social": 2}
+    data = json.loads((tmp_path / "import-report.json").read_text(encoding="utf-8"))
+    assert data["files"][0]["source"] == {"kind": "legacy", "profile": "club-2015-pp"}
+
+
+@pytest.mark.parametrize("system", ["up", "mailgear"])
+def test_the_docs_profile_examples_read_what_they_say(system: str, tmp_path: Path) -> None:
+    """docs/import.md's up and mailgear profiles, applied to sheets laid out as they describe."""
+    import re
+
+    from converter.legacy.profile import load_profile
+    from converter.legacy.sources import read_import
+
+    text = (ROOT / "docs" / "import.md").read_text(encoding="utf-8")
+    block = re.search(r'```toml\n(name = "' + ("robot-club-up" if system == "up" else "mg-campaign")
+                      + r'".*?)```', text, re.S).group(1)
+    (tmp_path / "p.toml").write_text(block, encoding="utf-8")
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    if system == "up":
+        ws["C3"], ws["H3"] = "テストロボ", "1,200"
+        for col, value in zip("CDEFGH", (200, 50, 20, 15, 15, 6)):
+            ws[f"{col}6"] = value
+        for col, value in zip("BCDEFG", ("ロケットパンチ", "格闘", "P2", "２Ｄ＋１０", "+5%", 120)):
+            ws[f"{col}10"] = value
+        ws["A26"], ws["B26"] = "使ったＵＰ", 1000
+    else:
+        ws["B1"], ws["B4"], ws["B7"], ws["C7"] = "ミナ", "ファルケ", 5, 2
+        ws["A2"], ws["B2"] = "EXP", 12
+        ws["E10"], ws["F10"] = "第六感", 1
+    wb.save(tmp_path / "s.xlsx")
+    [(source, _)] = read_import(tmp_path / "s.xlsx", profile=load_profile(tmp_path / "p.toml"))
+    doc = source.document
+    if system == "up":
+        assert doc["name"] == "テストロボ" and doc["budget"] == 1200 and doc["declared_total"] == 1000
+        assert doc["stats"] == {"hp": 200, "en": 50, "armor": 20, "power": 15, "mobility": 15, "move": 6}
+        assert doc["weapons"] == [{"name": "ロケットパンチ", "kind": "melee", "range": 2, "post_move": True,
+                                   "damage": {"dice": 2, "fixed": 10}, "accuracy": 5, "declared_cost": 120}]
+    else:
+        assert doc["pilot"] == {"name": "ミナ", "experience": 12}
+        assert doc["gear"] == {"model": "ファルケ", "stats": {"sensor": 5, "mobility": 2}}
+        assert doc["skills"] == [{"id": "sixth_sense", "level": 1}]
+    assert "unmapped" not in doc["extra"]["import"]

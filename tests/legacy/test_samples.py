@@ -7,15 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from converter.legacy.profile import load_profile
 from converter.legacy.sources import read_import
 
 LEGACY = Path(__file__).resolve().parents[2] / "samples" / "legacy"
 EXPECTED = sorted(LEGACY.glob("*.expected.json"))
 
 
-def _imported(path: Path) -> list[dict]:
+def _imported(path: Path, profile: str | None = None) -> list[dict]:
     out = []
-    for source, _ in read_import(path):
+    for source, _ in read_import(path, profile=load_profile(LEGACY / profile) if profile else None):
         doc = json.loads(json.dumps(source.document, ensure_ascii=False))
         assert doc["extra"]["import"].pop("file") == str(path)
         out.append(doc)
@@ -37,8 +38,8 @@ def test_at_least_ten_samples_across_systems_and_formats() -> None:
 
 @pytest.mark.parametrize("expected", EXPECTED, ids=lambda p: p.name.removesuffix(".expected.json"))
 def test_sample_imports_to_its_documents(expected: Path) -> None:
-    want = json.loads(expected.read_text(encoding="utf-8"))["documents"]
-    assert _imported(_sample(expected)) == want
+    data = json.loads(expected.read_text(encoding="utf-8"))
+    assert _imported(_sample(expected), data.get("profile")) == data["documents"]
 
 
 def test_a_sheet_of_an_older_template_imports_by_its_names() -> None:

@@ -112,21 +112,24 @@ def pp_case(draw) -> tuple[list[list[Any]], dict[str, Any]]:
             pointer, value = groups[k]
             _scalar(draw, labels[pointer], value if isinstance(value, str) else _digits(draw, value), rows)
         elif k == len(groups):
-            _attributes(draw, labels, attrs, rows)
+            _row_or_fields(draw, labels, "/attributes", attrs, rows)
         elif skills:
             doc["skills"] = skills
             _skills(draw, labels, skills, rows)
     return rows, doc
 
 
-def _attributes(draw, labels: dict[str, list[str]], attrs: dict[str, int], rows: list[list[Any]]) -> None:
-    if draw(st.booleans()):  # a row of labels, the values under them
-        rows.append([draw(st.sampled_from(labels[f"/attributes/{a}"])) for a in attrs])
-        rows.append([_digits(draw, v) for v in attrs.values()])
+def _row_or_fields(draw, labels: dict[str, list[str]], prefix: str, values: dict[str, int],
+                   rows: list[list[Any]]) -> None:
+    """Numbers under ``prefix`` (attributes, stats): a row of labels with the values under them,
+    or each as its own field."""
+    if draw(st.booleans()):
+        rows.append([draw(st.sampled_from(labels[f"{prefix}/{k}"])) for k in values])
+        rows.append([_digits(draw, v) for v in values.values()])
         rows.append([])
     else:
-        for a, v in attrs.items():
-            _scalar(draw, labels[f"/attributes/{a}"], _digits(draw, v), rows)
+        for k, v in values.items():
+            _scalar(draw, labels[f"{prefix}/{k}"], _digits(draw, v), rows)
 
 
 def _skills(draw, labels: dict[str, list[str]], skills: list[dict[str, Any]], rows: list[list[Any]]) -> None:
@@ -188,13 +191,7 @@ def up_case(draw) -> tuple[list[list[Any]], dict[str, Any]]:
             pointer, value = groups[k]
             _scalar(draw, labels[pointer], value, rows)
         elif k == len(groups):
-            if draw(st.booleans()):
-                rows.append([draw(st.sampled_from(labels[f"/stats/{s}"])) for s in stats])
-                rows.append([_digits(draw, v) for v in stats.values()])
-                rows.append([])
-            else:
-                for s, v in stats.items():
-                    _scalar(draw, labels[f"/stats/{s}"], _digits(draw, v), rows)
+            _row_or_fields(draw, labels, "/stats", stats, rows)
         elif weapons:
             keys = ("name", "kind", "range", "damage", "accuracy", "declared_cost")
             rows.append([draw(st.sampled_from(labels[f"weapons.{key}"])) for key in keys])

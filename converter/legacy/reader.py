@@ -23,6 +23,10 @@ from .profile import Profile
 #: the fields that name a character or unit: two on one sheet are two of them
 IDENTITY = {"up": "/name", "pp": "/name", "mailgear": "/pilot/name"}
 RIGHT_REACH = 4  # columns a value may sit right of its label (label cells merged across count once)
+# How sure a field is, by how it was found (1.0, not recorded: beside its label, in its cell, in a
+# table under its header, or pinned by a profile).
+UNDER_LABEL = 0.8  # under its label: a row of labels over a row of values, or a label's next line
+GLUED_LEVEL = 0.7  # 「操縦3」: a name and a level with nothing between them
 _SPLIT_LIST = re.compile(r"[、,，;；\n]+|\s{2,}")
 _GLUED_LEVEL = re.compile(r"(.*[^\d０-９\s])\s*([\d０-９]{1,2})")
 
@@ -44,6 +48,7 @@ class Imported:
     cells: dict[str, str] = field(default_factory=dict)  # pointer → "シート!B3"
     findings: list[Finding] = field(default_factory=list)
     unmapped: dict[str, Any] = field(default_factory=dict)  # A1 → the value as written
+    guessed: dict[str, float] = field(default_factory=dict)  # pointer → confidence, where below 1
     confidence: float = 1.0
     region: str | None = None  # "A1:H40" when the sheet holds several
 
@@ -113,6 +118,7 @@ class _SheetRead:
         self.cells: dict[str, str] = {}
         self.findings: list[Finding] = []
         self.done: set[str] = set()  # pointers already read
+        self.guessed: dict[str, float] = {}
 
     def read(self) -> Imported:
         if self.profile is not None:
@@ -125,7 +131,8 @@ class _SheetRead:
             if fspec.target not in self.done:
                 self._field(fspec)
         unmapped = {address(r, c): v for (r, c), v in sorted(self.grid.cells.items()) if (r, c) not in self.used}
-        return Imported(self.spec.system, self.grid.sheet, self.doc, self.cells, self.findings, unmapped)
+        return Imported(self.spec.system, self.grid.sheet, self.doc, self.cells, self.findings, unmapped,
+                        self.guessed)
 
     # -- what a profile pins
     def _pinned(self, profile: Profile) -> None:
@@ -203,6 +210,8 @@ class _SheetRead:
             at = self._value_beside(rc)
             if at is not None and self._store(fspec, self.grid.cells[at], at):
                 self.used.update((rc, at))
+                if at[0] != rc[0]:
+                    self.guessed[fspec.target] = UNDER_LABEL
                 break
         else:
             return
@@ -262,6 +271,7 @@ class _SheetRead:
             if glued is None or notation.parse_int(glued.group(2)) is None:
                 return None
             level = glued.group(1), notation.parse_int(glued.group(2))
+            self.guessed[fspec.target] = min(self.guessed.get(fspec.target, 1.0), GLUED_LEVEL)
         name, lv = level
         if fspec.list_id:
             found = self.spec.lists.get(fspec.list_id, {}).get(label_key(name))

@@ -110,6 +110,8 @@ def _source(p: Path, got: Imported, scores: dict[str, float], detected: bool,
         kept["region"] = got.region
     if got.unmapped:
         kept["unmapped"] = got.unmapped
+    if got.guessed:
+        kept["guessed"] = dict(sorted(got.guessed.items()))
     findings = list(got.findings)
     if detected:
         findings.insert(0, Finding("LEGACY_SYSTEM_DETECTED", "", {"system": got.system,

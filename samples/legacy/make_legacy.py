@@ -20,6 +20,9 @@ from pathlib import Path
 import openpyxl
 
 HERE = Path(__file__).resolve().parent
+UNDER = 0.8  # a value read under its label (converter/legacy/reader.py UNDER_LABEL)
+GLUED = 0.7  # 「運動1」: a level glued to its name (GLUED_LEVEL)
+ATTRIBUTES_UNDER = {f"/attributes/{a}": UNDER for a in ("body", "reflex", "sense", "mind", "social")}
 
 
 def _write_xlsx(path: Path, sheets: dict[str, list[list]], merged: dict[str, list[str]] | None = None) -> None:
@@ -58,13 +61,16 @@ def sample(name: str, fmt: str, sheets: dict[str, list[list]], documents: list[d
 
 
 def doc(system: str, sheet: str, body: dict, unmapped: dict | None = None, region: str | None = None,
-        other_sheets: dict | None = None) -> dict:
-    """An expected document: its body, and what its extra.import must say besides the file."""
+        other_sheets: dict | None = None, guessed: dict | None = None) -> dict:
+    """An expected document: its body, and what its extra.import must say besides the file
+    (``guessed``: the fields read with less than full confidence, e.g. under their label)."""
     kept: dict = {"sheet": sheet}
     if region:
         kept["region"] = region
     if unmapped:
         kept["unmapped"] = unmapped
+    if guessed:
+        kept["guessed"] = dict(sorted(guessed.items()))
     if other_sheets:
         kept["other_sheets"] = other_sheets
     return {"system": system, "format": 1, **body, "extra": {"import": kept}}
@@ -112,7 +118,7 @@ sample("up-stats-below", "ods", {"ユニット": [
     "name": "ザンボット風", "budget": 2000,
     "stats": {"hp": 400, "en": 80, "armor": 30, "power": 30, "mobility": 10, "move": 5},
     "size": "L", "movement": ["land", "space"], "terrain": {"air": "B", "land": "A", "sea": "B", "space": "A"},
-    "notes": "合体前の形態"})],
+    "notes": "合体前の形態"}, guessed={f"/stats/{s}": UNDER for s in ("hp", "en", "armor", "power", "mobility", "move")})],
     note="a horizontal stat table (values under their labels), 移動タイプ and 地形適応 in one cell, .ods")
 
 sample("up-two-units", "xls", {"部隊": [
@@ -147,7 +153,7 @@ sample("pp-attributes-row", "xlsx", {"PC": [
     "attributes": {"body": 3, "reflex": 4, "sense": 4, "mind": 3, "social": 2},
     "skills": [{"name": "〈操縦〉", "level": 2}, {"name": "〈機動回避〉", "level": 2},
                {"name": "直接砲撃", "level": 1}, {"name": "知識／戦術", "level": 1}, {"name": "運動", "level": 1}],
-    "declared_total": 50, "notes": "基礎訓練を受けたパイロット"})],
+    "declared_total": 50, "notes": "基礎訓練を受けたパイロット"}, guessed={**ATTRIBUTES_UNDER, "/skills": GLUED})],
     note="attributes in a row with values under them, full-width digits, skills 「〈操縦〉2」 beside 技能")
 
 sample("pp-side-by-side", "xlsx", {"卓": [
@@ -193,7 +199,8 @@ sample("pp-one-per-sheet", "xls", {
              ["技能", "操縦3、運動2"], ["総PP", 50]],
     "サブ": [["名前", "ロン"], ["肉体", 3], ["反応", 3]],
 }, [doc("pp", "ケイ", {"name": "ケイ", "attributes": {"body": 4, "reflex": 4, "sense": 3, "mind": 2, "social": 2},
-                       "skills": [{"name": "操縦", "level": 3}, {"name": "運動", "level": 2}], "budget": 50}),
+                       "skills": [{"name": "操縦", "level": 3}, {"name": "運動", "level": 2}], "budget": 50},
+        guessed={"/skills": GLUED}),
     doc("pp", "サブ", {"name": "ロン", "attributes": {"body": 3, "reflex": 3}})],
     note="one character per sheet; the second has few labels and is read as the workbook's system, .xls")
 
@@ -252,7 +259,8 @@ sample("pp-club-2015", "xlsx", {"PC-ユウ": [
     "name": "ユウ・カザマ", "player": "もりた",
     "skills": [{"name": "操縦", "level": 3}, {"name": "機動格闘", "level": 2}, {"name": "知覚", "level": 1}],
     "attributes": {"body": 3, "reflex": 4, "sense": 3, "mind": 3, "social": 2}, "combat_boost": 4},
-    {"A1": "2015年度 部内キャンペーン", "D2": "担当", "A8": "技"}, other_sheets={"メモ": {"A1": "次回までに機体を決める"}})],
+    {"A1": "2015年度 部内キャンペーン", "D2": "担当", "A8": "技"}, other_sheets={"メモ": {"A1": "次回までに機体を決める"}},
+    guessed=ATTRIBUTES_UNDER)],
     note="read with profiles/club-2015-pp.toml: the name in a cell with no label, one-letter attribute "
          "labels, skills in a block with no header; the メモ sheet is not the profile's",
     profile="profiles/club-2015-pp.toml")

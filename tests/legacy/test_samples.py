@@ -52,3 +52,17 @@ def test_a_sheet_of_an_older_template_imports_by_its_names() -> None:
     got = {k: v for k, v in source.document.items() if k != "rules"}
     assert got == {k: v for k, v in want.items() if k != "rules"}
     assert record.system == "up" and record.unmapped == {}
+
+
+def test_the_expected_documents_are_the_makers() -> None:
+    """Each *.expected.json is what samples/legacy/make_legacy.py says the sheet holds (the
+    documents are written by hand there, not copied from an import)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_legacy", LEGACY / "make_legacy.py")
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    assert sorted(s["name"] for s in maker.SAMPLES) == sorted(e.name.removesuffix(".expected.json") for e in EXPECTED)
+    for s in maker.SAMPLES:
+        data = json.loads((LEGACY / f"{s['name']}.expected.json").read_text(encoding="utf-8"))
+        assert data["documents"] == s["documents"], s["name"]

@@ -333,6 +333,11 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
         sys.stdout.write(report_schema_text())
         return EXIT_OK
+    if args.system == "import-report":
+        from .importer import import_report_schema_text
+
+        sys.stdout.write(import_report_schema_text())
+        return EXIT_OK
     from .schema import schema_text
 
     sys.stdout.write(schema_text(args.system))

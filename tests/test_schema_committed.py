@@ -40,3 +40,17 @@ def test_committed_report_schema_matches_generator() -> None:
     committed = Path(SCHEMA_DIR, "report.schema.json").read_text(encoding="utf-8")
     assert committed == report_schema_text(), "run: mechasheet schema report > schemas/report.schema.json"
     jsonschema.Draft202012Validator.check_schema(json.loads(committed))
+
+
+def test_committed_import_report_schema_matches_generator() -> None:
+    """schemas/import-report.schema.json is what `mechasheet schema import-report` prints."""
+    import json
+
+    import jsonschema
+
+    from converter.importer import import_report_schema_text
+
+    committed = Path(SCHEMA_DIR, "import-report.schema.json").read_text(encoding="utf-8")
+    assert committed == import_report_schema_text(), \
+        "run: mechasheet schema import-report > schemas/import-report.schema.json"
+    jsonschema.Draft202012Validator.check_schema(json.loads(committed))

@@ -50,6 +50,9 @@ def test_every_sample_becomes_named_documents_with_report_and_roster(imported) -
         assert doc == entry.report.document
         assert Path(entry.outputs[1]).parent.name == "templates" and Path(entry.outputs[1]).exists()
     data = json.loads((out / "import-report.json").read_text(encoding="utf-8"))
+    import jsonschema
+
+    jsonschema.validate(data, json.loads((ROOT / "schemas" / "import-report.schema.json").read_text("utf-8")))
     assert [f["path"] for f in data["files"]] == [e.report.path for e in report.entries]
     first = data["files"][0]["import"]
     assert set(first) >= {"file", "sheet", "region", "system", "confidence", "unmapped", "unmapped_cells",

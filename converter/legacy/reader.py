@@ -432,8 +432,10 @@ def _regions(grid: Grid, spec: SystemLabels) -> list[Grid]:
     identity = next((f for f in spec.fields if f.target == IDENTITY.get(spec.system)), None)
     if identity is None:
         return [grid]
+    headers = _header_rows(grid, spec)
     anchors = sorted(rc for rc, v in grid.cells.items()
-                     if isinstance(v, str) and (label_key(v) in identity.labels or _inline_label(v, identity)))
+                     if isinstance(v, str) and rc[0] not in headers
+                     and (label_key(v) in identity.labels or _inline_label(v, identity)))
     if len(anchors) < 2:
         return [grid]
     rows = [r for r, _ in anchors]
@@ -449,6 +451,22 @@ def _regions(grid: Grid, spec: SystemLabels) -> list[Grid]:
     for m in grid.merged:
         parts[pick((m[0], m[1]))].merged.append(m)
     return [p for p in parts if p]
+
+
+def _header_rows(grid: Grid, spec: SystemLabels) -> set[int]:
+    """Rows that hold a table's header (its anchor column's label and one more): a 名称 there
+    names a weapon's column, not a second unit."""
+    by_row: dict[int, set[str]] = {}
+    for (r, _), v in grid.cells.items():
+        if isinstance(v, str):
+            by_row.setdefault(r, set()).add(label_key(v))
+    rows = set()
+    for r, keys in by_row.items():
+        for table in spec.tables:
+            matched = {c.target for c in table.columns if c.labels & keys}
+            if table.anchor in matched and len(matched) >= 2:
+                rows.add(r)
+    return rows
 
 
 def _inline_label(value: str, fspec: LabelSpec) -> bool:

@@ -44,9 +44,11 @@ def _raw_labels(system: str) -> dict[str, list[str]]:
         for key in keys:
             owners.setdefault(key, set()).add(target)
     def clash(target: str, owner: str) -> bool:
-        """Two tables may share a column label (each has its own header row); nothing else may."""
-        table = lambda t: t.split(".")[0] if not t.startswith("/") else None  # noqa: E731
-        return owner != target and not (table(target) and table(owner) and table(owner) != table(target))
+        """Two fields may not share a label, nor two columns of one table; a field and a column
+        may (the column's header row tells them apart: 名称 over a weapons table and 名称 beside
+        a unit's name), as may columns of two tables (each has its own header row)."""
+        table = lambda t: None if t.startswith("/") else t.split(".")[0]  # noqa: E731
+        return owner != target and table(owner) == table(target)
 
     return {t: [x for x in labels if not any(clash(t, o) for o in owners[label_key(x)])]
             for t, labels in raw.items()}

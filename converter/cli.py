@@ -88,7 +88,7 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     im.add_argument("--system", choices=("up", "pp", "mailgear"), help=t["import_system"])
     im.add_argument("--templates", action="store_true", help=t["import_templates"])
     im.add_argument("--profile", metavar="FILE", help=t["import_profile"])
-    im.add_argument("--jobs", type=jobs, default=None, metavar="N", help=t["check_jobs"])
+    im.add_argument("--jobs", type=jobs, default=None, metavar="N", help=t["import_jobs"])
     shared(im, "force", "rule")
 
     s = command("schema")

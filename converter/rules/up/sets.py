@@ -40,7 +40,8 @@ def check_transformation_sets(items: list[tuple[dict, Evaluation]]) -> list[tupl
         for i in members:
             by_name.setdefault(items[i][0].get("name"), []).append(i)
         for i in members:
-            for k, form in enumerate(items[i][0]["transformation"].get("forms") or []):
+            forms = items[i][0]["transformation"].get("forms") or []
+            for k, form in enumerate(forms if isinstance(forms, list) else []):
                 if not isinstance(form, Mapping):
                     continue
                 others = [j for j in by_name.get(form.get("name"), []) if j != i]

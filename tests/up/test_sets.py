@@ -115,3 +115,14 @@ def test_forms_not_a_list_are_left_out_of_the_set() -> None:
     docs[1]["transformation"]["forms"][1]["up"] += 1  # ライガー lists ポセイドン at 2001
     assert [(i, code, at) for i, code, at, _ in check(docs)] == [
         (1, "UP_TRANSFORM_SET_MISMATCH", "/transformation/forms/1/up")]
+
+
+def test_a_name_that_is_not_a_text_names_no_form() -> None:
+    """A document named by a list, or a form so named (malformed), matches nothing: no crash, and
+    the well-named forms are still compared."""
+    docs = getter()
+    docs[0]["name"] = ["ゲッタードラゴン"]
+    docs[1]["transformation"]["forms"][0]["name"] = {"name": "ゲッタードラゴン"}
+    docs[1]["transformation"]["forms"][1]["up"] += 1  # ライガー lists ポセイドン at 2001
+    assert [(i, code, at) for i, code, at, _ in check(docs)] == [
+        (1, "UP_TRANSFORM_SET_MISMATCH", "/transformation/forms/1/up")]

@@ -36,15 +36,17 @@ def check_transformation_sets(items: list[tuple[dict, Evaluation]]) -> list[tupl
             groups.setdefault(group, []).append(i)
     found: list[tuple[int, Finding]] = []
     for group, members in groups.items():
-        by_name: dict[Any, list[int]] = {}
-        for i in members:
-            by_name.setdefault(items[i][0].get("name"), []).append(i)
+        by_name: dict[str, list[int]] = {}
+        for i in members:  # a name that is not a text (a malformed document) names no form
+            if isinstance(items[i][0].get("name"), str):
+                by_name.setdefault(items[i][0]["name"], []).append(i)
         for i in members:
             forms = items[i][0]["transformation"].get("forms") or []
             for k, form in enumerate(forms if isinstance(forms, list) else []):
                 if not isinstance(form, Mapping):
                     continue
-                others = [j for j in by_name.get(form.get("name"), []) if j != i]
+                name = form.get("name")
+                others = [j for j in by_name.get(name, []) if j != i] if isinstance(name, str) else []
                 declared = form.get("up")
                 if not others or not isinstance(declared, int) or isinstance(declared, bool):
                     continue
@@ -58,7 +60,7 @@ def check_transformation_sets(items: list[tuple[dict, Evaluation]]) -> list[tupl
                 if declared != computed:
                     found.append((i, Finding("UP_TRANSFORM_SET_MISMATCH",
                                              f"{TRANSFORMATION}/forms/{k}/up",
-                                             {"group": group, "form": form.get("name"),
+                                             {"group": group, "form": name,
                                               "declared": declared, "computed": computed})))
     return sorted(found, key=lambda item: item[0])
 

@@ -402,48 +402,16 @@ def install_recorder(system: str, target: str) -> None:
     atexit.register(write)
 
 
-_ODD = [None, "", "x", "陸", -1, 0, 1, 2, 3, 8, 12, 13, 99, 2.5, True, False, [], {}, [1], {"a": 1},
-        "１２", "x" * 45]
-
-
-def _spots(doc: Any) -> list[tuple[Any, Any]]:
-    """(container, key) of every value in ``doc`` but its ``system``."""
-    out: list[tuple[Any, Any]] = []
-
-    def walk(node: Any) -> None:
-        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
-        for key, value in items:
-            if not (node is doc and key == "system"):
-                out.append((node, key))
-            walk(value)
-    walk(doc)
-    return out
-
-
-def _mangled(doc: Any, rng: random.Random, spot: int | None = None, value: Any = None) -> Any:
-    """``doc`` with one value (the ``spot``-th, else one at random) replaced by ``value`` (else an
-    odd one at random), or, at random, its key dropped."""
-    doc = json.loads(json.dumps(doc))
-    spots = _spots(doc)
-    if not spots:
-        return doc
-    node, key = spots[spot] if spot is not None else rng.choice(spots)
-    if spot is None and isinstance(node, dict) and rng.random() < 0.2:
-        del node[key]
-    else:
-        node[key] = copy.deepcopy(value if spot is not None else rng.choice(_ODD))
-    return doc
-
-
 def generate(system: str, examples: int = 300) -> list[bytes]:
     """The corpus beside the recorded calls (the same every run): documents from
     tests/strategies.py, each also mangled twice, under random rule options; and every sample
-    and broken sample with each of its values in turn replaced by three odd ones (for mailgear,
-    the example catalog's values too) or dropped."""
+    and broken sample with each of its values in turn replaced by odd ones or dropped (for
+    mailgear, the example catalog's values too: tests/mangled.py)."""
     from hypothesis import HealthCheck, Phase, given, settings
 
     from converter.rules.options import option_declarations
     from tests import strategies
+    from tests.mangled import ODD, paths, replaced, variants
 
     found: list[Any] = []
     strategy = {"up": strategies.up_unit(), "pp": strategies.pp_character(),
@@ -474,22 +442,20 @@ def generate(system: str, examples: int = 300) -> list[bytes]:
     for k, value in enumerate(found):
         doc, cat = value if isinstance(value, tuple) else (value, None)
         add(doc, cat, f"generated #{k}")
+        spots = paths(doc)
         for m in (1, 2):
-            add(_mangled(doc, rng), cat if m == 1 or cat is None else _mangled(cat, rng), f"generated #{k} mangled {m}")
+            if spots:
+                add(replaced(doc, rng.choice(spots), rng.choice(ODD)), cat, f"generated #{k} mangled {m}")
     for path in sorted((ROOT / "samples").glob(f"**/{system}/*.json")):
         doc = json.loads(path.read_text("utf-8"))
         label = str(path.relative_to(ROOT))
         add(doc, catalog, label, {})
-        for spot in range(len(_spots(doc))):
-            for odd in rng.sample(_ODD, 3):
-                add(_mangled(doc, rng, spot, odd), catalog, f"{label} mangled")
-            if rng.random() < 0.3:
-                add(_mangled(doc, rng), catalog, f"{label} mangled")
+        for _, _, mangled in variants(doc):
+            add(mangled, catalog, f"{label} mangled")
     if catalog is not None:
         doc = json.loads((ROOT / "samples" / "mailgear" / "veteran-custom.json").read_text("utf-8"))
-        for spot in range(len(_spots(catalog))):
-            for odd in rng.sample(_ODD, 2):
-                add(doc, _mangled(catalog, rng, spot, odd), "the example catalog mangled")
+        for _, _, mangled in variants(catalog):
+            add(doc, mangled, "the example catalog mangled")
     return blobs
 
 

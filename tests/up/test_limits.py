@@ -1,0 +1,144 @@
+"""Every limit of seed 000 tested at it, on the side it allows and one step past it: the finding
+comes exactly past the limit, never at it. An M unit (tests/up/conftest.py's seed table) unless
+said: 基本ＵＰ 400, ＨＰ 200 (+200), ＥＮ 50 (+50), 装甲 20 (+15), パワー 15 (+25), 運動性 15 (+20),
+移動力 6."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+
+from converter.rules.up import effective_accuracy, effective_damage
+
+from .conftest import SEED_SIZES, cost_at, melee, priced, ranged, unit
+
+# (id, document for a value, code, pointer, values allowed, values past the limit, options)
+Limit = tuple[str, Callable[[Any], dict], str, str, list, list, dict]
+
+AT_CAP = melee(name="上限", damage={"dice": 4, "fixed": 18})  # 40 + 120 + 40 = 200
+
+
+def _stat_limits() -> list[Limit]:
+    """Each stat of each size: its maximum raise (the seed's 「５〜２００」: steps of 5 up to +200)
+    and its base."""
+    out: list[Limit] = []
+    for size, (_, stats) in SEED_SIZES.items():
+        for stat, (base, step, max_raise, _) in stats.items():
+            make = (lambda s, z: lambda v: unit(size=z, stats={s: v}))(stat, size)
+            if max_raise is not None:
+                top = base + max_raise
+                out.append((f"{size} {stat} max", make, "UP_STAT_MAX", f"/stats/{stat}", [top - step, top],
+                            [top + step], {}))
+            out.append((f"{size} {stat} base", make, "UP_STAT_BELOW_BASE", f"/stats/{stat}", [base, base + step],
+                        [base - 1], {}))
+    return out
+
+
+def _boost(stat: str, amount: Any, morale: str = "elated") -> list[dict]:
+    return [{"stat": stat, "raise": amount, "morale": morale}]
+
+
+LIMITS: list[Limit] = _stat_limits() + [
+    # 移動力: the seed prices +1 and +2.
+    ("move beyond two", lambda v: unit(stats={"move": v}), "UP_MOVE_BEYOND_TWO", "/stats/move", [7, 8], [9], {}),
+    # 装甲 already +10: a boost may reach +15.
+    ("boost over max", lambda v: unit(stats={"armor": 30}, morale_boosts=_boost("armor", v)), "UP_BOOST_OVER_MAX",
+     "/morale_boosts/0", [4, 5], [6], {}),
+    ("boost raise", lambda v: unit(morale_boosts=_boost("armor", v)), "UP_BOOST_INVALID", "/morale_boosts/0/raise",
+     [1], [0, -1], {}),
+    # 格闘: ranges 1-5; 射撃 from 1.
+    ("melee range", lambda v: unit(weapons=[melee(range=v)]), "UP_WEAPON_RANGE", "/weapons/0/range", [1, 5],
+     [0, 6], {}),
+    ("ranged range", lambda v: unit(weapons=[ranged(range=v)]), "UP_WEAPON_RANGE", "/weapons/0/range", [1, 99],
+     [0], {}),
+    ("minimum range", lambda v: unit(weapons=[ranged(range=3, min_range=v)]), "UP_WEAPON_MIN_RANGE",
+     "/weapons/0/min_range", [1, 3], [0, 4], {}),
+    ("damage dice", lambda v: unit(weapons=[melee(damage={"dice": v, "fixed": 10})]), "UP_DAMAGE_BELOW_BASE",
+     "/weapons/0/damage/dice", [1], [0], {}),
+    ("damage fixed", lambda v: unit(weapons=[melee(damage={"dice": 1, "fixed": v})]), "UP_DAMAGE_BELOW_BASE",
+     "/weapons/0/damage/fixed", [10], [9], {}),
+    ("accuracy", lambda v: unit(weapons=[melee(accuracy=v)]), "UP_ACCURACY_STEP", "/weapons/0/accuracy",
+     [-10, 50], [-15, 55], {}),
+    ("ammo", lambda v: unit(weapons=[ranged(usage={"type": "ammo", "amount": v, "reduction": "up"})]),
+     "UP_USAGE_AMOUNT", "/weapons/0/usage/amount", [1, 16], [0, 17], {}),
+    ("effect level", lambda v: unit(weapons=[ranged(effects=[{"id": "move_down", "level": v}])]), "UP_EFFECT_LEVEL",
+     "/weapons/0/effects/0/level", [1, 3], [0, 4], {}),
+    # 気力制限 on a melee weapon that is not P (−30 %): −50 % in all is the floor itself.
+    ("percent floor", lambda m: unit(weapons=[melee(post_move=False, morale=m)]), "UP_PERCENT_FLOOR", "/weapons/0",
+     ["elated"], ["confident"], {}),
+    # 「ひとつの武器について消費できるＵＰは総ＵＰの５分の１まで」: 200 UP on budgets around 1000.
+    ("weapon cap", lambda b: unit(budget=b, weapons=[AT_CAP]), "UP_WEAPON_OVER_CAP", "/weapons/0", [1000, 1005],
+     [999], {}),
+    # 「分身値は最大で７」
+    ("bunshin level", lambda v: unit(abilities=[{"id": "bunshin", "level": v}]), "UP_ABILITY_LEVEL",
+     "/abilities/0/level", [1, 7], [0, 8], {}),
+    ("multi seat level", lambda v: unit(abilities=[{"id": "multi_seat", "level": v}]), "UP_ABILITY_LEVEL",
+     "/abilities/0/level", [1, 9], [0], {}),
+    # 「増加分の装甲値がユニットの「パワー」を超えてはならない」: M パワー 15.
+    ("shield over power", lambda v: unit(abilities=[{"id": "shield", "armor": v}]), "UP_SHIELD_OVER_POWER",
+     "/abilities/0/armor", [14, 15], [16], {}),
+    ("shield armor", lambda v: unit(abilities=[{"id": "shield", "armor": v}]), "UP_ABILITY_VALUE",
+     "/abilities/0/armor", [1], [0], {}),
+    ("barrier armor", lambda v: unit(abilities=[{"id": "barrier2", "armor": v}]), "UP_ABILITY_VALUE",
+     "/abilities/0/armor", [1], [0], {}),
+    ("stat bonus amount", lambda v: unit(abilities=[{"id": "stat_bonus", "bonuses": [{"stats": ["skill"],
+                                                                                       "amount": v}]}]),
+     "UP_STAT_BONUS_INVALID", "/abilities/0/bonuses/0/amount", [1], [0], {}),
+    ("form up", lambda v: unit(transformation={"forms": [{"name": "B", "up": v}]}), "UP_TRANSFORM_INVALID",
+     "/transformation/forms/0/up", [0], [-1], {}),
+    ("budget", lambda b: unit(budget=b), "UP_OVER_BUDGET", "/budget", [400, 401], [399], {}),
+]
+
+
+def _codes_at(doc: dict, options: dict) -> list[tuple[str, str]]:
+    return [(f.code, f.pointer) for f in priced(doc, **options).findings]
+
+
+@pytest.mark.parametrize(("make", "code", "at", "allowed", "options"),
+                         [(m, c, a, ok, o) for _, m, c, a, ok, _, o in LIMITS], ids=[x[0] for x in LIMITS])
+def test_at_the_limit_is_allowed(make: Callable, code: str, at: str, allowed: list, options: dict) -> None:
+    for value in allowed:
+        assert (code, at) not in _codes_at(make(value), options), value
+
+
+@pytest.mark.parametrize(("make", "code", "at", "past", "options"),
+                         [(m, c, a, bad, o) for _, m, c, a, _, bad, o in LIMITS], ids=[x[0] for x in LIMITS])
+def test_past_the_limit_is_reported(make: Callable, code: str, at: str, past: list, options: dict) -> None:
+    for value in past:
+        assert _codes_at(make(value), options).count((code, at)) == 1, value
+
+
+# --- prices at the ends of the tables ------------------------------------------------------------
+
+@pytest.mark.parametrize(("weapon", "cost"), [
+    (melee(range=5), 230),                     # 格闘 射程5, the last column
+    (ranged(range=10), 240),                   # 射撃 射程10, the last column
+    (ranged(range=11), 280),                   # 「以後＋１ごとに＋４０（Ｐ＋１８０）ＵＰ」
+    (ranged(range=10, post_move=True), 410),   # Ｐ 射程10
+    (ranged(range=11, post_move=True), 590),   # the same, P: +180
+])
+def test_range_price_at_the_end_of_the_table(weapon: dict, cost: int) -> None:
+    assert cost_at(priced(unit(weapons=[weapon])), "/weapons/0") == cost
+
+
+# --- derived values at zero ---------------------------------------------------------------------
+
+def test_melee_damage_on_a_unit_of_power_0() -> None:
+    """SSS: パワー 0 adds nothing: a base melee weapon deals 1D10+10."""
+    p = priced(unit(size="SSS", weapons=[melee()]))
+    assert p.value("/weapons/0/effective_damage") == "1D10+10"
+
+
+def test_melee_damage_of_a_unit_without_size_counts_no_power() -> None:
+    """effective_damage on a unit that gives neither パワー nor a size adds no power."""
+    assert effective_damage(melee(), {"stats": {}}) == "1D10+10"
+    assert effective_damage(melee(), {"size": "M", "stats": {}}) == "1D10+25"
+
+
+@pytest.mark.parametrize(("weapon", "accuracy"), [
+    (melee(), 0), (melee(accuracy=0), 0), (melee(accuracy=-10), -10), (melee(guided=True), 20),
+    (melee(accuracy=10, guided=True), 30)])
+def test_effective_accuracy_from_zero(weapon: dict, accuracy: int) -> None:
+    """命中修正 as shown: the bought step, +20 for 誘導 (free), 0 when none is bought."""
+    assert priced(unit(weapons=[weapon])).value("/weapons/0/effective_accuracy") == accuracy
+    assert effective_accuracy(weapon) == accuracy

@@ -29,6 +29,7 @@ import argparse
 import ast
 import atexit
 import builtins
+import contextlib
 import copy
 import functools
 import hashlib
@@ -44,7 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -54,16 +55,22 @@ SYSTEMS = ("up", "mailgear", "pp")
 DEFAULT_COUNT = {"up": 120, "mailgear": 60, "pp": 60}
 TARGET = 0.95
 
-#: The tests run on each mutant: the engine's own, and those that check its answers from outside
-#: (samples, sets, English texts). Not the sheet tests (LibreOffice: minutes) and not
-#: tests/test_catalog_messages.py, which reads the source: a deleted finding must be caught by
-#: what the engine says, not by its code missing from the file.
+#: The tests run on each mutant, the engine's own first (with ``-x`` most mutants fail there): its
+#: folder, then those that check its answers from outside (finding parameters, rolls, samples,
+#: sets, English texts), the other systems' property tests deselected. Not the sheet tests
+#: (LibreOffice: minutes) and not tests/test_catalog_messages.py, which reads the source: a
+#: deleted finding must be caught by what the engine says, not by its code missing from the file.
 TESTS = {
-    "up": ["tests/up", "tests/test_samples.py", "tests/test_checking_sets.py", "tests/test_finding_parameters.py",
-           "tests/test_rolls.py", "tests/test_english.py"],
-    "mailgear": ["tests/mailgear", "tests/test_finding_parameters.py", "tests/test_rolls.py", "tests/test_english.py"],
-    "pp": ["tests/pp", "tests/test_finding_parameters.py", "tests/test_rolls.py", "tests/test_english.py"],
+    "up": ["tests/up", "tests/test_finding_parameters.py", "tests/test_option_policy.py", "tests/test_rolls.py",
+           "tests/test_samples.py", "tests/test_checking_sets.py", "tests/test_english.py"],
+    "mailgear": ["tests/mailgear", "tests/test_finding_parameters.py", "tests/test_rolls.py",
+                 "tests/test_english.py"],
+    "pp": ["tests/pp", "tests/test_finding_parameters.py", "tests/test_option_policy.py", "tests/test_rolls.py",
+           "tests/test_english.py"],
 }
+#: Property tests of one system each, deselected for the others (``{system}`` is filled in).
+OTHERS = ["tests/test_english.py::test_{system}_engine_texts_are_english",
+          "tests/test_rolls.py::test_generated_{system}_rolls_are_what_they_show"]
 
 #: The functions whose calls make the corpus: the engine and what tests and sheets call besides.
 #: ``module:name`` (``Class.method`` for a class method).
@@ -541,17 +548,34 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
+_LIVE: set[subprocess.Popen] = set()  # the runs going on, killed if the bench is stopped
+_STOPPED: list[int] = []
+
+
+def _stop(signum: int, frame: Any) -> None:
+    _STOPPED.append(signum)
+    for proc in list(_LIVE):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+    raise SystemExit(128 + signum)
+
+
 def _run(cmd: list[str], cwd: Path, timeout: float, **env: str) -> tuple[str, float]:
     """Run ``cmd`` in its own process group: (outcome, seconds); killed whole on timeout."""
+    if _STOPPED:
+        raise SystemExit(128 + _STOPPED[0])
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, env=_env(**env), stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True)
+    _LIVE.add(proc)
     try:
         output, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
         return "timeout", time.perf_counter() - started
+    finally:
+        _LIVE.discard(proc)
     took = time.perf_counter() - started
     if proc.returncode == 0:
         return "passed", took
@@ -560,7 +584,8 @@ def _run(cmd: list[str], cwd: Path, timeout: float, **env: str) -> tuple[str, fl
 
 
 def pytest_cmd(system: str, root: Path) -> list[str]:
-    return [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+    deselect = [f"--deselect={t.format(system=o)}" for t in OTHERS for o in SYSTEMS if o != system]
+    return [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *deselect,
             *[t for t in TESTS[system] if (root / t).exists()]]
 
 
@@ -615,13 +640,25 @@ def baseline(system: str, copy_root: Path, work: Path) -> float:
                       copy_root, 1800)
     if outcome != "passed":
         raise SystemExit(f"{system}: generating the corpus failed ({outcome})")
-    entries = pickle.loads(record.read_bytes()) + pickle.loads(gen.read_bytes())
-    (work / f"{system}.corpus").write_bytes(pickle.dumps(entries))
+    entries: dict[bytes, bytes] = {}  # the same input once, the test that gave it first
+    for blob in pickle.loads(record.read_bytes()) + pickle.loads(gen.read_bytes()):
+        spec, args, kwargs, _ = pickle.loads(blob)
+        entries.setdefault(hashlib.sha1(pickle.dumps((spec, args, kwargs))).digest(), blob)
+    (work / f"{system}.corpus").write_bytes(pickle.dumps(list(entries.values())))
     outcome, _ = _run(probe_cmd(work, system, False) + ["--out", str(work / f"{system}.digests")],
                       copy_root, 1800)
     if outcome != "passed":
         raise SystemExit(f"{system}: running the corpus failed ({outcome})")
     return took
+
+
+def _gather(pool: ThreadPoolExecutor, fn: Callable[[Any], Any], items: list) -> list:
+    """``fn`` over ``items`` in the pool, in order; the main thread wakes every half second so
+    that a signal (Ctrl-C, SIGTERM) stops the run at once."""
+    futures = [pool.submit(fn, item) for item in items]
+    while not all(f.done() for f in futures):
+        wait(futures, timeout=0.5)
+    return [f.result() for f in futures]
 
 
 def report(system: str, mutants: list[Mutant], site_count: int) -> bool:
@@ -667,6 +704,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     started = time.perf_counter()
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
     with tempfile.TemporaryDirectory(prefix="mechasheet-mutation-") as tmp:
         work = Path(tmp)
         copies: queue.Queue[Path] = queue.Queue()
@@ -675,9 +714,8 @@ def main(argv: list[str] | None = None) -> int:
             copies.put(r)
         timeouts = {}
         with ThreadPoolExecutor(max_workers=len(roots)) as pool:
-            took = dict(zip(systems, pool.map(lambda s: baseline(s, roots[0] if len(roots) == 1 else
-                                                                 roots[systems.index(s) % len(roots)], work),
-                                              systems)))
+            took = dict(zip(systems, _gather(pool, lambda s: baseline(s, roots[systems.index(s) % len(roots)], work),
+                                             systems)))
         for s in systems:
             timeouts[s] = max(30.0, 4 * took[s])
             print(f"{s}: tests pass unmutated in {took[s]:.1f} s; corpus of "
@@ -687,10 +725,12 @@ def main(argv: list[str] | None = None) -> int:
 
         def one(m: Mutant) -> Mutant:
             run_mutant(m, copies, work, timeouts[m.system])
+            if _STOPPED:  # its run was stopped, not failed
+                return m
             print(f"[{next(count)}/{len(todo)}] {m.where} {m.text}: {m.outcome}", file=sys.stderr, flush=True)
             return m
         with ThreadPoolExecutor(max_workers=len(roots)) as pool:
-            done = list(pool.map(one, todo))
+            done = _gather(pool, one, todo)
     minutes = (time.perf_counter() - started) / 60
 
     print(f"\nseed {args.seed}, {minutes:.1f} min, jobs {args.jobs}")

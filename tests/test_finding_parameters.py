@@ -1,7 +1,7 @@
 """Every finding the three engines report, with its parameters written out by hand.
 
-Each code of up, mailgear and pp (their set checks and the mailgear catalog's checks included) is
-raised here by a small document, and the finding must carry exactly the parameters below: the
+Each code of up, mailgear and pp (their set checks, the mailgear catalog's checks and pp's group
+skill lists included) is raised here by a small document, and the finding must carry exactly the parameters below: the
 same values of the same types (a cap of 200 UP is the integer 200, never 200.0; a list stays a
 list), and exactly the placeholders its catalog template names (so every parameter is shown, and
 none is left in braces). Figures are worked out from the rules in the comments; names are the
@@ -21,6 +21,7 @@ from converter.core.findings import Finding, catalog
 from converter.rules.mailgear import evaluate as price_pilot, party_unit_level
 from converter.rules.mailgear.catalog import Catalog
 from converter.rules.pp.engine import price_character
+from converter.rules.pp.skills import SkillEntryError, SkillListError, parse_entry, parse_skill_list
 from converter.rules.up import check_transformation_sets
 from converter.rules.up.engine import price_unit
 
@@ -483,8 +484,61 @@ PP_CASES = [
                       skills=[skill("操縦", 3)]))),
 ]
 
-CASES = UP_CASES + MG_CASES + PP_CASES
-ENGINE_CODES = {c for c in catalog() if c.startswith(("UP_", "MG_", "PP_"))}
+
+
+def skill_list(text: str, suffix: str) -> Callable[[], list[Finding]]:
+    """The finding a group's skill list file (``list`` + ``suffix``) stops with."""
+    def run() -> list[Finding]:
+        try:
+            parse_skill_list(text, f"list{suffix}", suffix)
+        except SkillListError as exc:
+            return [exc.finding]
+        return []
+    return run
+
+
+def skill_entry(raw: Any) -> Callable[[], list[Finding]]:
+    """The finding one entry of a skill list is refused with."""
+    def run() -> list[Finding]:
+        try:
+            parse_entry(raw, "list")
+        except SkillEntryError as exc:
+            return [Finding(exc.code, "", exc.params)]
+        return []
+    return run
+
+
+SKILL_LIST_CASES = [
+    Case("text", "SKILL_LIST_NO_NAME", "", {"file": "list.txt", "line": 2}, skill_list("運転\n: 自動車\n", ".txt")),
+    Case("text", "SKILL_LIST_EMPTY_SPECIALIZATION", "", {"file": "list.txt", "line": 1, "text": "自動車、"},
+         skill_list("運転: 自動車、\n", ".txt")),
+    Case("text", "SKILL_LIST_DUPLICATE", "", {"file": "list.txt", "line": 3, "entry": "", "name": "〈運転〉", "first": 1},
+         skill_list("運転\n事務\n〈運転〉\n", ".txt")),
+    Case("json", "SKILL_LIST_DUPLICATE", "", {"file": "list.json", "line": 3, "entry": " #2", "name": "〈運転〉",
+                                              "first": "#1"},
+         skill_list('[\n "運転",\n "〈運転〉"\n]', ".json")),
+    Case("json", "SKILL_LIST_NO_LIST", "", {"file": "list.json"}, skill_list('{"names": []}', ".json")),
+    # A trailing comma: the value expected on line 3, column 1.
+    Case("json", "INPUT_NOT_JSON", "", {"file": "list.json", "line": 3, "column": 1},
+         skill_list('[\n "運転",\n]', ".json")),
+    Case("toml", "SKILL_LIST_NOT_TOML", "", {"file": "list.toml", "line": 3, "column": 9},
+         skill_list('[[skills]]\nname = "運転"\nname2 = \n', ".toml")),
+    # The list starts on line 2, its entry on line 3.
+    Case("json", "SKILL_LIST_ENTRY", "",
+         {"file": "list.json", "line": 3, "entry": " #1", "detail_ja": "項目は技能名か表（{name = ...}）で書きます",
+          "detail_en": "an entry is a name or a table ({name = ...})"}, skill_list("\n[\n 5\n]\n", ".json")),
+    Case("entry", "SKILL_ENTRY_SHAPE", "", {}, skill_entry(5)),
+    Case("entry", "SKILL_ENTRY_KEYS", "",
+         {"keys": ["nam"], "known": ["name", "synonyms", "specializations", "attribute", "notes"]},
+         skill_entry({"name": "運転", "nam": "事務"})),
+    Case("entry", "SKILL_ENTRY_NO_NAME", "", {}, skill_entry({"name": " "})),
+    Case("entry", "SKILL_ENTRY_LIST", "", {"name": "運転", "key": "synonyms"}, skill_entry({"name": "運転", "synonyms": "車"})),
+    Case("entry", "SKILL_ENTRY_ATTRIBUTE", "", {"name": "運転", "value": "運", "choices": ATTRIBUTES},
+         skill_entry({"name": "運転", "attribute": "運"})),
+]
+
+CASES = UP_CASES + MG_CASES + PP_CASES + SKILL_LIST_CASES
+ENGINE_CODES = {c for c in catalog() if c.startswith(("UP_", "MG_", "PP_", "SKILL_"))} | {"INPUT_NOT_JSON"}
 
 
 def _typed(value: Any) -> Any:

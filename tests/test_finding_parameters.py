@@ -180,6 +180,14 @@ UP_CASES = [
     Case("weapon", "UP_USAGE_AMOUNT", "/weapons/0/usage/amount",
          {"type_ja": "弾数", "type_en": "ammo", "value": 4, "hint": [3, 5], "choices": AMMO},
          up(unit(weapons=[ranged(usage={"type": "ammo", "amount": 4})]))),
+    # 弾数0: nothing below it; the row above is 1.
+    Case("zero", "UP_USAGE_AMOUNT", "/weapons/0/usage/amount",
+         {"type_ja": "弾数", "type_en": "ammo", "value": 0, "hint": [1], "choices": AMMO},
+         up(unit(weapons=[ranged(usage={"type": "ammo", "amount": 0})]))),
+    # A number not written: counted from 0 for the hint.
+    Case("text", "UP_USAGE_AMOUNT", "/weapons/0/usage/amount",
+         {"type_ja": "ＥＮ", "type_en": "EN", "value": "多め", "hint": [5], "choices": [5, 10, 15, 20, 30, 50]},
+         up(unit(weapons=[ranged(usage={"type": "en", "amount": "多め"})]))),
     # 弾数16 is −10 UP only: no −% to choose.
     Case("weapon", "UP_USAGE_NO_PERCENT", "/weapons/0/usage/reduction",
          {"amount": 16, "up": -10, "type_ja": "弾数", "type_en": "ammo"},

@@ -144,3 +144,14 @@ def test_a_rank_the_model_lacks_leaves_the_stats_to_the_sheet() -> None:
     assert [(f.pointer, f.params["rank"], f.params["choices"]) for f in missing] == [
         ("/gear/rank", "S", ["E", "D", "C", "B", "A"])]
     assert ("MG_STAT_INVALID", "/gear/stats/move") in _codes(ev)
+
+
+def test_ladder_rows_without_a_value_are_not_duplicates() -> None:
+    """Two rows of a ladder without their letter (or with true) are not one letter listed twice."""
+    from converter.rules.mailgear.catalog import Catalog
+
+    raw = {"catalog": "mailgear", "format": 1,
+           "levels": [{"experience": 0}, {"experience": 10}, {"experience": 20, "level": True},
+                      {"experience": 30, "level": True}, {"experience": 40, "level": ["B"]},
+                      {"experience": 50, "level": ["B"]}]}
+    assert [f.code for f in Catalog.from_data(raw).findings] == []

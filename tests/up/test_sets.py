@@ -126,3 +126,11 @@ def test_a_name_that_is_not_a_text_names_no_form() -> None:
     docs[1]["transformation"]["forms"][1]["up"] += 1  # ライガー lists ポセイドン at 2001
     assert [(i, code, at) for i, code, at, _ in check(docs)] == [
         (1, "UP_TRANSFORM_SET_MISMATCH", "/transformation/forms/1/up")]
+
+
+def test_a_listed_up_that_is_not_a_whole_number_is_not_compared() -> None:
+    """A form listed at "2000" (text) or true (its own check reports it) is not compared."""
+    docs = getter()
+    docs[1]["transformation"]["forms"][0]["up"] = "2500"
+    docs[2]["transformation"]["forms"][0]["up"] = True
+    assert check(docs) == []

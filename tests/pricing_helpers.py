@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any, Callable
 
 from converter.core.evaluation import Evaluation
 
@@ -31,3 +32,18 @@ def problems(pricing: Evaluation) -> list[str]:
     out += [f"{line.pointer}: cost {line.cost!r}" for line in pricing.lines
             if not isinstance(line.cost, int) or isinstance(line.cost, bool)]
     return out
+
+
+#: A limit of the rules: (id, the document for a value, the code past the limit and its pointer,
+#: values at the limit and on its allowed side, values past it, rules options).
+Limit = tuple[str, Callable[[Any], dict], str, str, list, list, dict]
+
+
+def check_limit(limit: Limit, codes: Callable[[dict, dict], list[tuple[str, str]]]) -> None:
+    """At the limit and on its allowed side, no finding of the limit's code at its pointer; past
+    it, exactly one. ``codes`` gives a document's (code, pointer) under options."""
+    _, make, code, at, allowed, past, options = limit
+    for value in allowed:
+        assert (code, at) not in codes(make(value), options), value
+    for value in past:
+        assert codes(make(value), options).count((code, at)) == 1, value

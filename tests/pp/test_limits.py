@@ -8,18 +8,18 @@ skill's sub-categories go, skipped without a crash.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 from converter.rules.pp.engine import price_character
 
+from ..pricing_helpers import Limit, check_limit
 from .conftest import character, cost_at, has_line, machine, skill, weapon
 
 ATTRIBUTES = ("body", "reflex", "sense", "mind", "social")
 
-# (id, document for a value, code, pointer, values allowed, values past the limit, options)
-LIMITS: list[tuple[str, Callable[[Any], dict], str, str, list, list, dict]] = [
+LIMITS: list[Limit] = [
     ("attribute max", lambda v: character(attributes={"mind": v}), "PP_ATTRIBUTE_MAX", "/attributes/mind",
      [11, 12], [13], {}),
     ("attribute zero", lambda v: character(attributes={"mind": v}), "PP_ATTRIBUTE_ZERO", "/attributes/mind",
@@ -57,18 +57,9 @@ def _codes(doc: dict, options: dict) -> list[tuple[str, str]]:
     return [(f.code, f.pointer) for f in price_character(doc, options).findings]
 
 
-@pytest.mark.parametrize(("make", "code", "at", "allowed", "options"),
-                         [(m, c, a, ok, o) for _, m, c, a, ok, _, o in LIMITS], ids=[x[0] for x in LIMITS])
-def test_at_the_limit_is_allowed(make: Callable, code: str, at: str, allowed: list, options: dict) -> None:
-    for value in allowed:
-        assert (code, at) not in _codes(make(value), options), value
-
-
-@pytest.mark.parametrize(("make", "code", "at", "past", "options"),
-                         [(m, c, a, bad, o) for _, m, c, a, _, bad, o in LIMITS], ids=[x[0] for x in LIMITS])
-def test_past_the_limit_is_reported(make: Callable, code: str, at: str, past: list, options: dict) -> None:
-    for value in past:
-        assert _codes(make(value), options).count((code, at)) == 1, value
+@pytest.mark.parametrize("limit", LIMITS, ids=[x[0] for x in LIMITS])
+def test_limit(limit: Limit) -> None:
+    check_limit(limit, _codes)
 
 
 def test_the_budget_spent_exactly_has_no_note() -> None:

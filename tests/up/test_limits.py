@@ -4,16 +4,14 @@ said: 基本ＵＰ 400, ＨＰ 200 (+200), ＥＮ 50 (+50), 装甲 20 (+15), パ
 移動力 6."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 from converter.rules.up import effective_accuracy, effective_damage
 
+from ..pricing_helpers import Limit, check_limit
 from .conftest import SEED_SIZES, cost_at, melee, priced, ranged, unit
-
-# (id, document for a value, code, pointer, values allowed, values past the limit, options)
-Limit = tuple[str, Callable[[Any], dict], str, str, list, list, dict]
 
 AT_CAP = melee(name="上限", damage={"dice": 4, "fixed": 18})  # 40 + 120 + 40 = 200
 
@@ -90,22 +88,13 @@ LIMITS: list[Limit] = _stat_limits() + [
 ]
 
 
-def _codes_at(doc: dict, options: dict) -> list[tuple[str, str]]:
+def _codes(doc: dict, options: dict) -> list[tuple[str, str]]:
     return [(f.code, f.pointer) for f in priced(doc, **options).findings]
 
 
-@pytest.mark.parametrize(("make", "code", "at", "allowed", "options"),
-                         [(m, c, a, ok, o) for _, m, c, a, ok, _, o in LIMITS], ids=[x[0] for x in LIMITS])
-def test_at_the_limit_is_allowed(make: Callable, code: str, at: str, allowed: list, options: dict) -> None:
-    for value in allowed:
-        assert (code, at) not in _codes_at(make(value), options), value
-
-
-@pytest.mark.parametrize(("make", "code", "at", "past", "options"),
-                         [(m, c, a, bad, o) for _, m, c, a, _, bad, o in LIMITS], ids=[x[0] for x in LIMITS])
-def test_past_the_limit_is_reported(make: Callable, code: str, at: str, past: list, options: dict) -> None:
-    for value in past:
-        assert _codes_at(make(value), options).count((code, at)) == 1, value
+@pytest.mark.parametrize("limit", LIMITS, ids=[x[0] for x in LIMITS])
+def test_limit(limit: Limit) -> None:
+    check_limit(limit, _codes)
 
 
 # --- prices at the ends of the tables ------------------------------------------------------------

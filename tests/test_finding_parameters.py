@@ -443,6 +443,11 @@ PP_CASES = [
     Case("specialization", "PP_SPECIALIZATION_UNKNOWN", "/skills/0/specializations/0/name",
          {**DIRECT_FIRE, "name": "火炎放射", "choices_ja": DIRECT_FIRE_JA, "choices_en": DIRECT_FIRE_EN},
          pp(character(skills=[skill("直接砲撃", 1, ("火炎放射", 2))]))),
+    # A group's skill and sub-categories have no English names: as written, in both languages.
+    Case("group", "PP_SPECIALIZATION_UNKNOWN", "/skills/0/specializations/0/name",
+         {"skill_ja": "料理", "skill_en": "料理", "name": "洋食", "choices_ja": ["和食"], "choices_en": ["和食"]},
+         pp(character(skill_list=[{"name": "料理", "specializations": ["和食"]}],
+                      skills=[skill("料理", 1, ("洋食", 2))]))),
     Case("specialization", "PP_SPECIALIZATION_DUPLICATE", "/skills/0/specializations/1/name", {**DIRECT_FIRE, **BEAM},
          pp(character(skills=[skill("直接砲撃", 1, ("ビーム兵器", 2), ("ビーム兵器", 3))]))),
     Case("specialization", "PP_SPECIALIZATION_MAX", "/skills/0/specializations/0/level",

@@ -155,3 +155,19 @@ def test_ladder_rows_without_a_value_are_not_duplicates() -> None:
                       {"experience": 30, "level": True}, {"experience": 40, "level": ["B"]},
                       {"experience": 50, "level": ["B"]}]}
     assert [f.code for f in Catalog.from_data(raw).findings] == []
+
+
+def test_an_empty_party_as_the_report_shows_it() -> None:
+    """No pilot: nothing counted, no mean, no level."""
+    assert {k: v for k, v in party_unit_level([]).to_dict().items() if k != "findings"} == {
+        "members": 0, "total": 0, "mean": None, "floor": None, "unit_level": None}
+
+
+@pytest.mark.parametrize("written", ["鉄壁", "iron_wall", "てっぺき"])
+def test_option_effects_written_by_label_or_id_agree_with_the_catalog(written: str) -> None:
+    """The sheet's Ａ．Ｇ．Ｓ raising 鉄壁 (by label or id) is what the catalog says (by id): no
+    mismatch; a skill the tables do not know is one."""
+    catalog = example_catalog()
+    doc = _pilot(equipment=[option("Ａ．Ｇ．Ｓ", skill=written)])
+    mismatches = [f.pointer for f in price(doc, catalog=catalog).findings if f.code == "MG_CATALOG_MISMATCH"]
+    assert mismatches == ([] if written != "てっぺき" else ["/equipment/0/effects"])

@@ -68,6 +68,10 @@ LIMITS: list[Limit] = _stat_limits() + [
     ("weapon cap", lambda b: unit(budget=b, weapons=[AT_CAP]), "UP_WEAPON_OVER_CAP", "/weapons/0", [1000, 1005],
      [999], {}),
     # 「分身値は最大で７」
+    # 格闘 40 with 弾数8 −40 UP costs 0, not below it; 射撃 30 with the same, −10.
+    ("weapon cost", lambda w: unit(weapons=[w(usage={"type": "ammo", "amount": 8, "reduction": "up"})]),
+     "UP_WEAPON_NEGATIVE", "/weapons/0", [melee], [ranged], {}),
+    # 「分身値は最大で７」
     ("bunshin level", lambda v: unit(abilities=[{"id": "bunshin", "level": v}]), "UP_ABILITY_LEVEL",
      "/abilities/0/level", [1, 7], [0, 8], {}),
     ("multi seat level", lambda v: unit(abilities=[{"id": "multi_seat", "level": v}]), "UP_ABILITY_LEVEL",
@@ -75,6 +79,9 @@ LIMITS: list[Limit] = _stat_limits() + [
     # 「増加分の装甲値がユニットの「パワー」を超えてはならない」: M パワー 15.
     ("shield over power", lambda v: unit(abilities=[{"id": "shield", "armor": v}]), "UP_SHIELD_OVER_POWER",
      "/abilities/0/armor", [14, 15], [16], {}),
+    # SSS: パワー 0, written or left at the base.
+    ("shield on power 0", lambda v: unit(size="SSS", stats={"power": 0}, abilities=[{"id": "shield", "armor": v}]),
+     "UP_SHIELD_OVER_POWER", "/abilities/0/armor", [], [1], {}),
     ("shield armor", lambda v: unit(abilities=[{"id": "shield", "armor": v}]), "UP_ABILITY_VALUE",
      "/abilities/0/armor", [1], [0], {}),
     ("barrier armor", lambda v: unit(abilities=[{"id": "barrier2", "armor": v}]), "UP_ABILITY_VALUE",

@@ -46,7 +46,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -129,6 +129,8 @@ class Variant:
 
 @dataclass
 class Site:
+    """A place a mutation can go: a node of a module, with the variants it offers."""
+
     path: Path
     node_path: tuple  # (field, index) steps from the module to the node
     kind: str
@@ -138,6 +140,8 @@ class Site:
 
 @dataclass
 class Mutant:
+    """One mutation applied: the module's mutated text, and what became of it."""
+
     system: str
     path: Path
     line: int
@@ -169,6 +173,8 @@ _REPORTS = ("find", "Finding", "missing_table")
 
 
 def _reports(stmt: ast.stmt) -> bool:
+    """Whether ``stmt`` reports a finding: ``out.find(...)``, ``Finding(...)``,
+    ``findings.append(...)``, a ``yield`` of a generator of findings."""
     if not isinstance(stmt, ast.Expr):
         return False
     if isinstance(stmt.value, (ast.Yield, ast.YieldFrom)):
@@ -184,7 +190,7 @@ def _reports(stmt: ast.stmt) -> bool:
     return False
 
 
-def _with_op(node: ast.AST, op: type) -> Callable[[ast.AST], ast.AST]:
+def _with_op(op: type) -> Callable[[ast.AST], ast.AST]:
     def make(n: ast.AST) -> ast.AST:
         n.op = op()
         return n
@@ -217,7 +223,7 @@ def _site_variants(node: ast.AST) -> Iterator[tuple[str, list[Variant]]]:
     """(kind, variants) of every mutation ``node`` offers."""
     if isinstance(node, (ast.BinOp, ast.AugAssign)) and type(node.op) in _ARITH:
         old = _SYMBOL[type(node.op)]
-        yield "arithmetic", [Variant(f"{old} → {_SYMBOL[op]}", _with_op(node, op)) for op in _ARITH[type(node.op)]]
+        yield "arithmetic", [Variant(f"{old} → {_SYMBOL[op]}", _with_op(op)) for op in _ARITH[type(node.op)]]
     elif isinstance(node, ast.Compare):
         for k, op in enumerate(node.ops):
             old = _SYMBOL[type(op)]
@@ -225,7 +231,7 @@ def _site_variants(node: ast.AST) -> Iterator[tuple[str, list[Variant]]]:
                                  for new in _COMPARE[type(op)]]
     elif isinstance(node, ast.BoolOp):
         new = ast.Or if isinstance(node.op, ast.And) else ast.And
-        yield "boolean", [Variant(f"{_SYMBOL[type(node.op)]} → {_SYMBOL[new]}", _with_op(node, new))]
+        yield "boolean", [Variant(f"{_SYMBOL[type(node.op)]} → {_SYMBOL[new]}", _with_op(new))]
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
         word = "not" if isinstance(node.op, ast.Not) else "-"
         yield "boolean" if word == "not" else "arithmetic", [Variant(f"{word} dropped", _operand)]
@@ -259,7 +265,8 @@ def _children(node: ast.AST, skip_docstring: bool) -> Iterator[tuple[tuple, ast.
 
 
 def sites(path: Path) -> list[Site]:
-    """Every mutation site of one module (functions that build a schema left out)."""
+    """Every mutation site of one module (functions that build a schema left out); a comparison
+    with several operators gives one site per operator."""
     tree = ast.parse(path.read_text("utf-8"))
     out: list[Site] = []
 
@@ -277,7 +284,6 @@ def sites(path: Path) -> list[Site]:
             visit(child, at + (step,))
 
     visit(tree, ())
-    # A comparison with several operators gives one site per operator.
     return out
 
 

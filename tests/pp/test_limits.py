@@ -124,3 +124,11 @@ def test_specializations_not_a_list_are_left_to_the_schema() -> None:
 def test_a_long_value_is_shown_whole_up_to_40_characters(written: str, shown: str) -> None:
     p = price_character(character(machine=machine(speed=written)))
     assert [f.params["value"] for f in p.findings if f.code == "PP_MACHINE_TYPE"] == [shown]
+
+
+@pytest.mark.parametrize(("weight", "shown"), [(0, "0+1D10"), (0.5, "1+1D10"), (-1, None)])
+def test_explosion_penetration_from_weight_0(weight: float, shown: str | None) -> None:
+    """「機体重量（トン数、端数切り上げ）＋１Ｄ１０」: from 0 t up, rounded up; a negative weight (an
+    error of its own) shows nothing."""
+    p = price_character(character(machine=machine(weight=weight)))
+    assert p.value("/derived/machine/explosion_penetration") == shown

@@ -42,6 +42,9 @@ LIMITS: list[Limit] = _stat_limits() + [
     # 装甲 already +10: a boost may reach +15.
     ("boost over max", lambda v: unit(stats={"armor": 30}, morale_boosts=_boost("armor", v)), "UP_BOOST_OVER_MAX",
      "/morale_boosts/0", [4, 5], [6], {}),
+    # From the base (装甲 20): a boost may reach +15.
+    ("boost from base", lambda v: unit(morale_boosts=_boost("armor", v)), "UP_BOOST_OVER_MAX", "/morale_boosts/0",
+     [14, 15], [16], {}),
     ("boost raise", lambda v: unit(morale_boosts=_boost("armor", v)), "UP_BOOST_INVALID", "/morale_boosts/0/raise",
      [1], [0, -1], {}),
     # 格闘: ranges 1-5; 射撃 from 1.
@@ -67,10 +70,16 @@ LIMITS: list[Limit] = _stat_limits() + [
     # 「ひとつの武器について消費できるＵＰは総ＵＰの５分の１まで」: 200 UP on budgets around 1000.
     ("weapon cap", lambda b: unit(budget=b, weapons=[AT_CAP]), "UP_WEAPON_OVER_CAP", "/weapons/0", [1000, 1005],
      [999], {}),
+    # ＥＮ消費 5, 10, 15 or 20 (−20 % … −50 %); 0 is none.
+    ("ability EN cost", lambda v: unit(abilities=[{"id": "mind_block", "en_cost": v}]), "UP_ABILITY_EN_COST",
+     "/abilities/0/en_cost", [0, 5, 20], [1, 25], {}),
     # 「分身値は最大で７」
     # 格闘 40 with 弾数8 −40 UP costs 0, not below it; 射撃 30 with the same, −10.
     ("weapon cost", lambda w: unit(weapons=[w(usage={"type": "ammo", "amount": 8, "reduction": "up"})]),
      "UP_WEAPON_NEGATIVE", "/weapons/0", [melee], [ranged], {}),
+    # ＥＮ消費 5, 10, 15 or 20 (−20 % … −50 %); 0 is none.
+    ("ability EN cost", lambda v: unit(abilities=[{"id": "mind_block", "en_cost": v}]), "UP_ABILITY_EN_COST",
+     "/abilities/0/en_cost", [0, 5, 20], [1, 25], {}),
     # 「分身値は最大で７」
     ("bunshin level", lambda v: unit(abilities=[{"id": "bunshin", "level": v}]), "UP_ABILITY_LEVEL",
      "/abilities/0/level", [1, 7], [0, 8], {}),
@@ -138,3 +147,19 @@ def test_effective_accuracy_from_zero(weapon: dict, accuracy: int) -> None:
     """命中修正 as shown: the bought step, +20 for 誘導 (free), 0 when none is bought."""
     assert priced(unit(weapons=[weapon])).value("/weapons/0/effective_accuracy") == accuracy
     assert effective_accuracy(weapon) == accuracy
+
+
+@pytest.mark.parametrize(("written", "shown"), [
+    ("x" * 38, '"' + "x" * 38 + '"'),   # 40 characters as JSON: shown whole
+    ("x" * 39, '"' + "x" * 39),         # 41: its first 40
+])
+def test_a_malformed_value_is_shown_up_to_40_characters(written: str, shown: str) -> None:
+    p = priced(unit(weapons=written))
+    assert [f.params["value"] for f in p.findings if f.code == "UP_ITEM_MALFORMED"] == [shown]
+
+
+def test_a_weapon_naming_itself_as_its_base() -> None:
+    """Not a variant of anything: UP_VARIANT_BASE_MISSING, no changed places shown, priced whole."""
+    p = priced(unit(weapons=[melee(variant_of="格闘")]))
+    assert [(f.code, f.pointer) for f in p.findings] == [("UP_VARIANT_BASE_MISSING", "/weapons/0/variant_of")]
+    assert "/weapons/0/variant_changes" not in p.derived and cost_at(p, "/weapons/0") == 40

@@ -47,6 +47,9 @@ CASES = [
     # 装甲+5 at 15 each = 75, 高揚 −20 %: 60.
     ("boost", unit(morale_boosts=[{"stat": "armor", "raise": 5, "morale": "elated"}]), "/morale_boosts/0",
      ("装甲（装甲+5）", "75 −20%", 60, "Armor (Armor +5)", "75 −20%")),
+    # 移動力 at its base: a boost of +1 is the first point, 60; 強気 −30 %: 42.
+    ("boost move from base", unit(morale_boosts=[{"stat": "move", "raise": 1, "morale": "confident"}]),
+     "/morale_boosts/0", ("移動力（移動力+1）", "60 −30%", 42, "Move (Move +1)", "60 −30%")),
     # 移動力 already +1: a boost of +1 is the second point, 120; 強気 −30 %: 84.
     ("boost move", unit(stats={"move": 7}, morale_boosts=[{"name": "ブースト", "stat": "move", "raise": 1,
                                                            "morale": "confident"}]), "/morale_boosts/0",

@@ -237,6 +237,9 @@ UP_CASES = [
          up(unit(weapons=[ranged(map={"type": "directional", "friend_foe": True})]))),
     Case("weapon", "UP_VARIANT_BASE_MISSING", "/weapons/0/variant_of", {"name": "X"},
          up(unit(weapons=[ranged(name="B", variant_of="X")]))),
+    # A list where a name goes names it as its JSON text, Japanese as written.
+    Case("list", "UP_VARIANT_BASE_MISSING", "/weapons/0/variant_of", {"name": '["ビーム"]'},
+         up(unit(weapons=[ranged(name="B", variant_of=["ビーム"])]))),
     Case("weapon", "UP_VARIANT_CHAIN", "/weapons/2/variant_of", {"name": "B"},
          up(unit(weapons=[A, B, ranged(name="C", variant_of="B", range=3)]))),
     Case("weapon", "UP_VARIANT_SECOND", "/weapons/2/variant_of", {"base": "A", "first": "B"},

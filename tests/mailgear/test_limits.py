@@ -14,7 +14,7 @@ from converter.core.sets import Member
 from converter.rules.mailgear import evaluate as price, party_unit_level
 from converter.rules.mailgear.party import party_check
 
-from .conftest import BASE_STATS, EXAMPLE_CATALOG, example_catalog, option, pilot, skills
+from .conftest import BASE_STATS, EXAMPLE_CATALOG, example_catalog, option, pilot, skills, weapon
 
 
 def _codes(ev: Evaluation) -> list[tuple[str, str]]:
@@ -171,3 +171,11 @@ def test_option_effects_written_by_label_or_id_agree_with_the_catalog(written: s
     doc = _pilot(equipment=[option("Ａ．Ｇ．Ｓ", skill=written)])
     mismatches = [f.pointer for f in price(doc, catalog=catalog).findings if f.code == "MG_CATALOG_MISMATCH"]
     assert mismatches == ([] if written != "てっぺき" else ["/equipment/0/effects"])
+
+
+@pytest.mark.parametrize(("extra", "adds"), [(0, 0), (3, 3), ("大", 0), (None, 0)])
+def test_a_weapons_extra_damage_from_0(extra: Any, adds: int) -> None:
+    """「[２ｄ＋壊し屋＋出力＋武器の追加ダメージ]」: 0, or a value that is not a number (an error of
+    its own), adds nothing to 出力."""
+    ev = price(pilot(equipment=[weapon(extra_damage=extra)]))
+    assert ev.value("/equipment/0/derived/damage") == f"+{BASE_STATS['output'] + adds}"

@@ -3,9 +3,17 @@ no derived values, the weapons' total without it, and the total partial (so a wr
 compared with it). Each error a weapon or an ability can have, one at a time, on an M unit (400)."""
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import Any, Callable
 
 import pytest
+
+from converter.core.evaluation import Evaluation
+from converter.rules.options import resolve_options
+from converter.rules.tables_file import load_tables
+from converter.rules.up.abilities import price_abilities
+from converter.rules.up.stats import price_terrain
+from converter.rules.up.tables import UpTables
 
 from .conftest import found, melee, priced, ranged, unit
 
@@ -74,3 +82,31 @@ def test_the_other_weapons_are_still_priced() -> None:
     p = priced(unit(weapons=[melee(name="壊れ", accuracy=35), melee(name="無事")]))
     assert [line.pointer for line in p.lines] == ["/size", "/weapons/1"]
     assert p.value("/weapons_total") == 40 and p.value("/weapons/1/effective_damage") == "1D10+25"
+
+
+# --- rows the tables might give without a rule: reported, never priced ----------------------------
+# The shipped tables price every terrain step from a unit's default and have a rule for every
+# ability; these guard the engine against tables edited without it.
+
+def _tables(edit: Callable[[dict], Any]) -> UpTables:
+    raw = copy.deepcopy(load_tables("up"))
+    edit(raw)
+    return UpTables(raw)
+
+
+def test_a_terrain_step_the_tables_do_not_price_is_reported() -> None:
+    """Without the A→S step, 陸 A→S is UP_TERRAIN_GRADE at it, and not priced."""
+    t = _tables(lambda raw: raw["terrain"]["steps"].pop("A>S"))
+    out = Evaluation()
+    price_terrain(unit(terrain={"land": "S"}), t, resolve_options("up"), out)
+    assert [(f.code, f.pointer) for f in out.findings] == [("UP_TERRAIN_GRADE", "/terrain/land")]
+    assert out.lines == []
+
+
+def test_an_ability_without_a_price_rule_is_reported() -> None:
+    """An ability the tables list with no price of any kind is UP_ABILITY_UNKNOWN, not priced."""
+    t = _tables(lambda raw: raw["abilities"].append({"id": "teleport", "label": "テレポート", "label_en": "teleport"}))
+    out = Evaluation()
+    price_abilities(unit(abilities=[{"id": "teleport"}]), t.sizes["M"], t, resolve_options("up"), out)
+    assert [(f.code, f.pointer) for f in out.findings] == [("UP_ABILITY_UNKNOWN", "/abilities/0/id")]
+    assert (out.unevaluated, out.lines) == (["/abilities/0"], [])

@@ -543,6 +543,11 @@ SKILL_LIST_CASES = [
     Case("json", "SKILL_LIST_ENTRY", "",
          {"file": "list.json", "line": 3, "entry": " #1", "detail_ja": "項目は技能名か表（{name = ...}）で書きます",
           "detail_en": "an entry is a name or a table ({name = ...})"}, skill_list("\n[\n 5\n]\n", ".json")),
+    # skills = [...] on line 2: its entries are placed there.
+    Case("toml", "SKILL_LIST_ENTRY", "",
+         {"file": "list.toml", "line": 2, "entry": " #2", "detail_ja": "項目は技能名か表（{name = ...}）で書きます",
+          "detail_en": "an entry is a name or a table ({name = ...})"},
+         skill_list('title = "技能"\nskills = ["運転", 5]\n', ".toml")),
     Case("entry", "SKILL_ENTRY_SHAPE", "", {}, skill_entry(5)),
     Case("entry", "SKILL_ENTRY_KEYS", "",
          {"keys": ["nam"], "known": ["name", "synonyms", "specializations", "attribute", "notes"]},

@@ -179,3 +179,19 @@ def test_a_weapons_extra_damage_from_0(extra: Any, adds: int) -> None:
     its own), adds nothing to 出力."""
     ev = price(pilot(equipment=[weapon(extra_damage=extra)]))
     assert ev.value("/equipment/0/derived/damage") == f"+{BASE_STATS['output'] + adds}"
+
+
+def test_a_pilot_has_no_price() -> None:
+    """Seed 001 has no point costs: no lines, and the answer says it is not priced (no total)."""
+    ev = price(pilot(skills=skills(iron_wall=2)))
+    assert (ev.lines, ev.priced, ev.budget) == ([], False, None)
+
+
+def test_a_catalog_with_an_error_is_not_valid() -> None:
+    """The example catalog is valid; a ladder that does not rise (an error) makes one invalid."""
+    from converter.rules.mailgear.catalog import Catalog
+
+    assert example_catalog().valid
+    raw = {"catalog": "mailgear", "format": 1, "levels": [{"experience": 5, "level": "E"},
+                                                          {"experience": 5, "level": "D"}]}
+    assert not Catalog.from_data(raw).valid

@@ -132,3 +132,11 @@ def test_explosion_penetration_from_weight_0(weight: float, shown: str | None) -
     error of its own) shows nothing."""
     p = price_character(character(machine=machine(weight=weight)))
     assert p.value("/derived/machine/explosion_penetration") == shown
+
+
+def test_a_group_spelling_of_a_seed_skill() -> None:
+    """A group's list may add a spelling to a seed skill: ドライブ is then 〈操縦〉, known."""
+    p = price_character(character(skill_list=[{"name": "操縦", "synonyms": ["ドライブ"]}],
+                                  skills=[skill("ドライブ", 2)]))
+    assert [f.code for f in p.findings] == ["PP_UNDER_BUDGET"]
+    assert p.value("/derived/skills/0/id") == "piloting"

@@ -27,6 +27,9 @@ def line(doc: dict[str, Any], pointer: str, **options: str) -> tuple:
 CASES = [
     ("attribute", character(attributes={"reflex": 4}), "/attributes/reflex", {},
      ("【反応】1→4（やや得意）", "新しい値ごと: 2+3+4", 9, "Reflex 1→4 (somewhat good)", "each new value: 2+3+4")),
+    # One point: one term.
+    ("attribute one point", character(attributes={"reflex": 2}), "/attributes/reflex", {},
+     ("【反応】1→2（やや不得意）", "新しい値ごと: 2", 2, "Reflex 1→2 (somewhat weak)", "each new value: 2")),
     # 1→0 gives back what the 1 cost.
     ("attribute zero", character(attributes={"body": 0}), "/attributes/body", {},
      ("【肉体】1→0（日常生活に支障）", "1点返却", -1, "Body 1→0 (impaired in daily life)", "1 refunded")),

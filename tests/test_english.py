@@ -30,6 +30,7 @@ from converter.rules.mailgear.tables import tables as mailgear_tables
 from converter.rules.options import option_declarations
 from converter.rules.tables_file import load_tables
 
+from .mangled import paths, put
 from .strategies import mailgear_catalog, mailgear_pilot, pp_character, up_unit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -241,26 +242,11 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers(-20, 60) | st.text(
 _DOCUMENTS = [json.loads(p.read_text(encoding="utf-8")) for p in SAMPLES + BROKEN]
 
 
-def _paths(node: Any, at: tuple = ()) -> Iterator[tuple]:
-    yield at
-    if isinstance(node, dict):
-        for key, item in node.items():
-            yield from _paths(item, at + (key,))
-    elif isinstance(node, list):
-        for i, item in enumerate(node):
-            yield from _paths(item, at + (i,))
-
-
 @st.composite
 def _mangled(draw, originals: list[dict]) -> dict:
     doc = json.loads(json.dumps(draw(st.sampled_from(originals))))
     for _ in range(draw(st.integers(1, 2))):
-        path = draw(st.sampled_from([p for p in _paths(doc) if p and p[0] not in ("system", "catalog")
-                                     or len(p) > 1]))
-        node = doc
-        for part in path[:-1]:
-            node = node[part]
-        node[path[-1]] = draw(_JSON)
+        put(doc, draw(st.sampled_from(paths(doc, skip=("system", "catalog")))), draw(_JSON))
     return doc
 
 

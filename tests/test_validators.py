@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from converter.schema import _catalog_validator, _fast_catalog_validator, _fast_validator, _validator, validate
 
+from .mangled import paths, put
 from .strategies import mailgear_catalog, mailgear_pilot, pp_character, up_unit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,26 +53,12 @@ json_values = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6
                            max_leaves=6)
 
 
-def _paths(node, at=()):
-    yield at
-    if isinstance(node, dict):
-        for k, v in node.items():
-            yield from _paths(v, at + (k,))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            yield from _paths(v, at + (i,))
-
-
 def _mangle(doc: dict, data) -> bool:
     """Replace one value anywhere in ``doc`` with a random JSON value; False if it drew none."""
-    paths = [p for p in _paths(doc) if p]
-    if not paths or not data.draw(st.booleans()):
+    spots = paths(doc, skip=())
+    if not spots or not data.draw(st.booleans()):
         return False
-    path = data.draw(st.sampled_from(paths))
-    node = doc
-    for part in path[:-1]:
-        node = node[part]
-    node[path[-1]] = data.draw(json_values)
+    put(doc, data.draw(st.sampled_from(spots)), data.draw(json_values))
     return True
 
 

@@ -105,3 +105,32 @@ def test_incompletely_priced_form_is_not_compared() -> None:
     docs = getter()
     docs[1]["weapons"] = [melee(range=9)]
     assert check(docs) == []
+
+
+def test_forms_not_a_list_are_left_out_of_the_set() -> None:
+    """A member whose forms are not a list (its own check reports it) lists nothing to compare;
+    the others are still compared."""
+    docs = getter()
+    docs[0]["transformation"]["forms"] = 3
+    docs[1]["transformation"]["forms"][1]["up"] += 1  # ライガー lists ポセイドン at 2001
+    assert [(i, code, at) for i, code, at, _ in check(docs)] == [
+        (1, "UP_TRANSFORM_SET_MISMATCH", "/transformation/forms/1/up")]
+
+
+def test_a_name_that_is_not_a_text_names_no_form() -> None:
+    """A document named by a list, or a form so named (malformed), matches nothing: no crash, and
+    the well-named forms are still compared."""
+    docs = getter()
+    docs[0]["name"] = ["ゲッタードラゴン"]
+    docs[1]["transformation"]["forms"][0]["name"] = {"name": "ゲッタードラゴン"}
+    docs[1]["transformation"]["forms"][1]["up"] += 1  # ライガー lists ポセイドン at 2001
+    assert [(i, code, at) for i, code, at, _ in check(docs)] == [
+        (1, "UP_TRANSFORM_SET_MISMATCH", "/transformation/forms/1/up")]
+
+
+def test_a_listed_up_that_is_not_a_whole_number_is_not_compared() -> None:
+    """A form listed at "2000" (text) or true (its own check reports it) is not compared."""
+    docs = getter()
+    docs[1]["transformation"]["forms"][0]["up"] = "2500"
+    docs[2]["transformation"]["forms"][0]["up"] = True
+    assert check(docs) == []

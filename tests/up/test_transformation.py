@@ -123,3 +123,13 @@ def test_unknown_combination_is_an_error() -> None:
     p = priced(transforming(combination="merged"))
     assert found(p) == [("UP_TRANSFORM_INVALID", "/transformation/combination")]
     assert not p.complete
+
+
+@pytest.mark.parametrize("forms", [3, {"name": "B", "up": 625}, "B"])
+def test_forms_not_a_list_are_malformed_not_a_crash(forms) -> None:
+    """Forms written as a number, an object or a text (not the list of forms) are UP_ITEM_MALFORMED
+    at /transformation/forms, once; the line is not priced and the total is partial."""
+    p = priced(transforming(forms=forms))
+    assert found(p) == [("UP_ITEM_MALFORMED", "/transformation/forms")]
+    assert p.unevaluated == ["/transformation/forms"]
+    assert cost_at(p, "/size") == 400 and len(p.lines) == 1

@@ -77,6 +77,7 @@ def test_fields_written_at_their_defaults_are_not_changes() -> None:
     var = variant(accuracy=30, post_move=True, guided=False, attribute="solid", min_range=1,
                   combo="none", terrain=None, map=None, usage=None, effects=[])
     assert variant_cost(var) == 75
+    assert priced(unit(weapons=[BASE, var])).value("/weapons/1/variant_changes") == 1
 
 
 def test_usage_written_with_or_without_null_reduction_is_the_same() -> None:

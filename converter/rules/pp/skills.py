@@ -244,7 +244,8 @@ def parse_toml(text: str, source: str) -> list[SkillDef]:
     except tomllib.TOMLDecodeError as exc:
         place = re.search(r"line (\d+), column (\d+)", str(exc))
         raise SkillListError(f"{source}: not valid TOML: {exc}", "SKILL_LIST_NOT_TOML", file=source,
-                             line=place.group(1) if place else "?", column=place.group(2) if place else "?") from exc
+                             line=int(place.group(1)) if place else "?",
+                             column=int(place.group(2)) if place else "?") from exc
     entries = data.get("skills")
     if not isinstance(entries, list):
         raise SkillListError(f"{source}: line 1: expected skills = [...] or [[skills]] tables",

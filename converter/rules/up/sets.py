@@ -38,14 +38,17 @@ def check_transformation_sets(items: list[tuple[dict, Evaluation]]) -> list[tupl
             groups.setdefault(group, []).append(i)
     found: list[tuple[int, Finding]] = []
     for group, members in groups.items():
-        by_name: dict[Any, list[int]] = {}
+        by_name: dict[str, list[int]] = {}
+        for i in members:  # a name that is not a text (a malformed document) names no form
+            if isinstance(items[i][0].get("name"), str):
+                by_name.setdefault(items[i][0]["name"], []).append(i)
         for i in members:
-            by_name.setdefault(items[i][0].get("name"), []).append(i)
-        for i in members:
-            for k, form in enumerate(items[i][0]["transformation"].get("forms") or []):
+            forms = items[i][0]["transformation"].get("forms") or []
+            for k, form in enumerate(forms if isinstance(forms, list) else []):
                 if not isinstance(form, Mapping):
                     continue
-                others = [j for j in by_name.get(form.get("name"), []) if j != i]
+                name = form.get("name")
+                others = [j for j in by_name.get(name, []) if j != i] if isinstance(name, str) else []
                 declared = form.get("up")
                 if not others or not isinstance(declared, int) or isinstance(declared, bool):
                     continue
@@ -59,7 +62,7 @@ def check_transformation_sets(items: list[tuple[dict, Evaluation]]) -> list[tupl
                 if declared != computed:
                     found.append((i, Finding("UP_TRANSFORM_SET_MISMATCH",
                                              f"{TRANSFORMATION}/forms/{k}/up",
-                                             {"group": group, "form": form.get("name"),
+                                             {"group": group, "form": name,
                                               "declared": declared, "computed": computed})))
         for i in members:
             places = _places_mismatch(items, i, by_name, group)
@@ -68,7 +71,7 @@ def check_transformation_sets(items: list[tuple[dict, Evaluation]]) -> list[tupl
     return sorted(found, key=lambda item: item[0])
 
 
-def _places_mismatch(items: list[tuple[dict, Evaluation]], i: int, by_name: dict[Any, list[int]],
+def _places_mismatch(items: list[tuple[dict, Evaluation]], i: int, by_name: dict[str, list[int]],
                      group: str) -> Finding | None:
     """UP_TRANSFORM_PLACES_MISMATCH when the form ``i`` types a number of changed places that is
     not the count from the documents of its listed forms.
@@ -82,10 +85,11 @@ def _places_mismatch(items: list[tuple[dict, Evaluation]], i: int, by_name: dict
     if not isinstance(typed, int) or isinstance(typed, bool) or typed < 1:
         return None
     counts: set[int] = set()
-    for form in tr.get("forms") or []:
-        if not isinstance(form, Mapping):
+    forms = tr.get("forms") or []
+    for form in forms if isinstance(forms, list) else []:
+        if not isinstance(form, Mapping) or not isinstance(form.get("name"), str):
             continue
-        others = [j for j in by_name.get(form.get("name"), []) if j != i]
+        others = [j for j in by_name.get(form["name"], []) if j != i]
         mine = items[i][0]
         per_doc = {max(changed_places(mine, items[j][0]), changed_places(items[j][0], mine)) for j in others}
         if len(per_doc) == 1:

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from ...core.coerce import as_int as _int
 from ...core.evaluation import Evaluation, round_half_up
-from .document import table_key
+from .document import report_malformed, table_key
 from .stats import default_terrain
 from .tables import STAT_IDS, UpTables, tables
 from .weapons import variant_changes
@@ -68,8 +68,12 @@ def price_transformation(doc: Mapping[str, Any], t: UpTables, out: Evaluation) -
         out.find("UP_TRANSFORM_INVALID", where + "/combination", value=combination)
         out.skip(where + "/combination")
         return
+    forms = tr.get("forms") or []
+    if not isinstance(forms, list):
+        report_malformed(where + "/forms", "forms", "[…]", forms, out)
+        return
     others = []
-    for k, form in enumerate(tr.get("forms") or []):
+    for k, form in enumerate(forms):
         up = _int(form.get("up")) if isinstance(form, Mapping) else None
         if up is None or up < 0:
             out.find("UP_TRANSFORM_INVALID", f"{where}/forms/{k}/up", value=form)

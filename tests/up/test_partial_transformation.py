@@ -117,3 +117,19 @@ def test_a_form_whose_documents_disagree_is_not_counted() -> None:
     other["weapons"].append(ranged(name="グレネード"))
     assert places_found([form("ゼータ", "ウェイブライダー", 2, **BASE), rider, other]) == [
         (2, "/transformation/changed_places", {"group": GROUP, "typed": 3, "counted": 4})]
+
+
+def test_a_form_named_by_a_list_counts_nothing_and_crashes_nothing() -> None:
+    """A malformed form name (a list) names no document: no count, no finding, no exception."""
+    a = form("ゼータ", "ウェイブライダー", 2, **BASE)
+    a["transformation"]["forms"] = [{"name": ["ウェイブライダー"], "up": 1000}, "not a form"]
+    assert places_found([a, form("ウェイブライダー", "ゼータ", 3, **RIDER)]) == []
+
+
+def test_unreadable_fixed_damage_counts_as_none() -> None:
+    """A weapon's fixed damage that is no whole number adds nothing to its derived damage: 射撃
+    実体, 1 die, fixed unreadable → 1D10+0 (ranged weapons take no パワー)."""
+    from converter.rules.up.weapons import damage_parts
+
+    assert damage_parts(ranged(damage={"dice": 1, "fixed": "x"}), unit()) == (1, 0)
+    assert damage_parts(ranged(damage={"dice": 2, "fixed": 0}), unit()) == (2, 0)

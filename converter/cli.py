@@ -314,7 +314,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
         report = import_files(args.paths, args.output, system=args.system, options=options, profile=profile,
                               jobs=args.jobs or default_jobs(), templates=args.templates, force=args.force,
-                              on_entry=counted)
+                              on_entry=counted, streamed=True)
     failed = len({e.record.file for e in report.entries if not e.imported})
     sys.stdout.write(t["import_summary"].format(
         files=report.files, documents=sum(1 for e in report.entries if e.imported), failed=failed,

@@ -16,23 +16,35 @@ if TYPE_CHECKING:
     import pandas
 
     from .importer import Entry
+    from .io.files import Inputs
 
 COLUMNS = ("file", "sheet", "system", "name", "player", "confidence", "computed", "declared", "budget",
            "errors", "warnings", "unmapped")
 
 
-def roster_row(entry: "Entry") -> dict[str, Any]:
-    """One entry's row: where it came from, who it is, its totals and how many problems it has."""
+COUNTED = ("errors", "warnings")  # the columns that count the entry's findings
+FIXED = tuple(c for c in COLUMNS if c not in COUNTED)  # the columns read from the entry
+
+
+def roster_row(entry: "Entry") -> tuple[Any, ...]:
+    """One entry's row (COLUMNS): where it came from, who it is, its totals and how many
+    problems it has (counted now: the set checks may have added some)."""
+    levels = [f.level for f in entry.report.findings]
+    row = dict(zip(FIXED, entry.row if entry.row is not None else fixed_row(entry)),
+               errors=levels.count(Severity.ERROR), warnings=levels.count(Severity.WARNING))
+    return tuple(row[c] for c in COLUMNS)
+
+
+def fixed_row(entry: "Entry") -> tuple[Any, ...]:
+    """The row but its counts of findings (FIXED): what a streamed run keeps of the entry's
+    document and totals, as a tuple (thousands of them are kept to the run's end)."""
     fr, rec = entry.report, entry.record
     doc = fr.document or {}
     pilot = doc.get("pilot") if isinstance(doc.get("pilot"), Mapping) else {}
     name = doc.get("name") or pilot.get("name")
     player = doc.get("player") or pilot.get("player") or (doc.get("pilot") if fr.system == "up" else None)
-    levels = [f.level for f in fr.findings]
-    return {"file": rec.file, "sheet": rec.sheet, "system": fr.system or rec.system, "name": name,
-            "player": player, "confidence": rec.confidence, "computed": fr.computed,
-            "declared": fr.declared, "budget": fr.budget, "errors": levels.count(Severity.ERROR),
-            "warnings": levels.count(Severity.WARNING), "unmapped": len(rec.unmapped)}
+    return (rec.file, rec.sheet, fr.system or rec.system, name, player, rec.confidence, fr.computed,
+            fr.declared, fr.budget, len(rec.unmapped))
 
 
 def roster_frame(entries: Iterable["Entry"]) -> "pandas.DataFrame":
@@ -52,11 +64,11 @@ def roster(paths: Iterable[str | Path], *, system: str | None = None, jobs: int 
 
 
 def write_roster(frame: "pandas.DataFrame", outdir: Path, *, force: bool = False,
-                 inputs: Iterable[str] = ()) -> list[Path]:
+                 inputs: "Iterable[str] | Inputs" = ()) -> list[Path]:
     """``roster.csv`` and ``roster.xlsx`` in ``outdir``, each written whole or not at all."""
-    from .io.files import write_atomic
+    from .io.files import Inputs, write_atomic
 
-    inputs = list(inputs)
+    inputs = inputs if isinstance(inputs, Inputs) else Inputs(inputs)
     csv = frame.to_csv(index=False).encode("utf-8-sig")
     buffer = io.BytesIO()
     frame.to_excel(buffer, index=False, sheet_name="roster", engine="xlsxwriter")

@@ -32,10 +32,12 @@ ISOLATED_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
 @dataclass(frozen=True)
 class Task:
     """What a worker does with each file, and what stands for a file it could not finish. Both
-    are module-level functions (or partials of them), so that a spawned worker can receive them."""
+    are module-level functions (or partials of them), so that a spawned worker can receive them;
+    ``prewarm`` builds, before the workers are forked, what each would otherwise build again."""
 
     run: Callable[[Path], Any]
     crashed: Callable[[Path, str], Any]
+    prewarm: Callable[[], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -80,10 +82,7 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
             if on_report is not None:
                 on_report(reports[emitted])
             if streamed:
-                fr = reports[emitted].printed()
-                # the same readings and origin in every file of a folder: one object for all
-                fr.options = shared_options.setdefault(repr(fr.options), fr.options)
-                fr.origin = shared_options.setdefault(repr(fr.origin), fr.origin)
+                share_readings(reports[emitted].printed(), shared_options)
             emitted += 1
 
     # Standard input belongs to this process (a worker's is closed); one JSON file is not worth a
@@ -137,6 +136,13 @@ def slimmed(report: FileReport) -> FileReport:
     return report.slim(())
 
 
+def share_readings(report: FileReport, seen: dict[str, Any]) -> None:
+    """The same readings and origin in every file of a folder: one object for all (a streamed
+    run keeps each file's report to its end)."""
+    report.options = seen.setdefault(repr(report.options), report.options)
+    report.origin = seen.setdefault(repr(report.origin), report.origin)
+
+
 def _share_catalogs(report: FileReport, seen: dict[str, Any]) -> None:
     """Workbooks carrying the same catalog sheet share one Catalog object, not a copy each."""
     catalog = report.context.get("catalog")
@@ -168,6 +174,8 @@ def run_in_workers(files: list[Path], indices: list[int], task: Task, jobs: int,
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     if ctx.get_start_method() == "fork" and len(indices) >= PREWARM_FROM:
         _prewarm({files[i].suffix.lower() for i in indices})
+        if task.prewarm is not None:
+            task.prewarm()
     queue = list(indices)
     workers: dict[Any, _Worker] = {}
 

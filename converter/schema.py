@@ -52,6 +52,12 @@ def _fast_validator(system: str):
     return jsonschema_rs.validator_for(get_system(system).build_schema())
 
 
+def build_validators(system: str) -> None:
+    """Build ``system``'s validators now (once), so that processes forked afterwards share them."""
+    _fast_validator(system)
+    _validator(system)
+
+
 def validate(doc: Mapping[str, Any], system: str) -> list[Finding]:
     """Every schema violation of ``doc`` as findings, in document order, and every number no
     spreadsheet or JSON reader holds exactly (NaN, infinities, integers beyond ±2**53)."""

@@ -128,3 +128,59 @@ def test_ctrl_c_is_130_quietly(monkeypatch, capsys) -> None:
     monkeypatch.setitem(cli.COMMANDS, "rules", interrupted)
     assert main(["rules"]) == EXIT_INTERRUPTED
     assert capsys.readouterr() == ("", "")
+
+
+@pytest.mark.parametrize("spelling", ["same", "dotted", "symlink", "hardlink"])
+def test_many_outputs_are_checked_against_the_inputs_resolved_once(tmp_path, spelling: str) -> None:
+    """AtomicWrites (an import's thousands of documents) refuses an input by any path or link,
+    naming the first input it is, as write_atomic does; other files are written."""
+    from converter.io.files import AtomicWrites, Inputs
+
+    doc = _copy(tmp_path)
+    other = tmp_path / "other.json"
+    other.write_text("{}")
+    target = {"same": doc, "dotted": tmp_path / "." / "unit.json", "symlink": tmp_path / "ln.json",
+              "hardlink": tmp_path / "hard.json"}[spelling]
+    if spelling == "symlink":
+        target.symlink_to(doc)
+    elif spelling == "hardlink":
+        os.link(doc, target)
+    with AtomicWrites(Inputs([other, doc]), force=True) as writes:
+        refused = writes.submit(target, "{}")
+        fine = writes.submit(tmp_path / "new.json", "{}")
+    with pytest.raises(OutputError) as err:
+        refused.result()
+    assert err.value.code == "OUTPUT_IS_INPUT" and err.value.params["input"] == str(doc)
+    assert fine.result().read_text() == "{}" and doc.read_bytes() == UNIT.read_bytes()
+
+
+def test_many_writes_are_whole_exclusive_with_the_umask_and_clean_their_leftovers(tmp_path) -> None:
+    """Writes side by side: each file whole (text or pieces), with the umask's mode; an existing
+    file is OUTPUT_EXISTS without force; our leftovers of a killed earlier run go for each file
+    written, anyone else's and those of files not written stay."""
+    from converter.io.files import AtomicWrites
+
+    stale = tmp_path / f".d3.json{TEMP_MARK}dead.tmp"
+    kept = tmp_path / f".elsewhere.json{TEMP_MARK}dead.tmp"
+    other = tmp_path / ".d3.json.other.tmp"
+    for p in (stale, kept, other):
+        p.write_text("half")
+        os.utime(p, (0, 0))
+    (tmp_path / "taken.json").write_text("old")
+    old = os.umask(0o027)
+    try:
+        with AtomicWrites() as writes:
+            futures = [writes.submit(tmp_path / f"d{k}.json", json.dumps({"k": k})) for k in range(20)]
+            pieces = writes.submit(tmp_path / "pieces.json", (p for p in ("[", b"1", ",", "2]")))
+            taken = writes.submit(tmp_path / "taken.json", "new")
+    finally:
+        os.umask(old)
+    for k, f in enumerate(futures):
+        assert json.loads(f.result().read_text()) == {"k": k}
+        assert stat.S_IMODE(f.result().stat().st_mode) == 0o640
+    assert pieces.result().read_text() == "[1,2]"
+    with pytest.raises(OutputError) as err:
+        taken.result()
+    assert err.value.code == "OUTPUT_EXISTS" and (tmp_path / "taken.json").read_text() == "old"
+    assert not stale.exists() and kept.exists() and other.exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp") and p not in (kept, other)]

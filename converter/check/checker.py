@@ -34,10 +34,10 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
     """One Source checked. ``options`` (``--rule``) win over the readings the Source carries;
     ``context`` entries given here win over the Source's own (a catalog sheet)."""
     if source.kind == UNREADABLE:
-        return FileReport(source.path, None, _ordered(source.findings), UNREADABLE, source.origin)
+        return FileReport(source.path, None, ordered(source.findings), UNREADABLE, source.origin)
     if source.kind == CATALOG:
         catalog = source.context["catalog"]
-        return FileReport(source.path, CATALOG_SYSTEM, _ordered(catalog.findings), CATALOG,
+        return FileReport(source.path, CATALOG_SYSTEM, ordered(catalog.findings), CATALOG,
                           source.origin, cells=dict(source.cells), context={"catalog": catalog})
     doc = source.document or {}
     merged = {**source.context, **{k: v for k, v in (context or {}).items() if v is not None}}
@@ -48,7 +48,7 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
     own_catalog = source.context.get("catalog")
     if own_catalog is not None and merged.get("catalog") is own_catalog:
         findings += own_catalog.findings  # the workbook's own catalog sheet, unless another was named
-    report.findings = _ordered(_placed(findings, source.cells))
+    report.findings = ordered(_placed(findings, source.cells))
     return report
 
 
@@ -140,7 +140,7 @@ def _placed(findings: Iterable[Finding], cells: Mapping[str, str]) -> list[Findi
     return [f if f.cell else f.at(cell=pointers.nearest(_cause_pointer(f), cells)) for f in findings]
 
 
-def _ordered(findings: Iterable[Finding]) -> list[Finding]:
+def ordered(findings: Iterable[Finding]) -> list[Finding]:
     """Errors, then warnings, then infos; within each, in the order found (the reader's, the
     schema's root causes, the engine's), so the first error is the root cause."""
     return sorted(findings, key=lambda f: _LEVEL_ORDER[f.level])
@@ -169,7 +169,7 @@ def run_set_checks(report: CheckReport) -> None:
             for index, finding in outcome.findings:
                 fr = files[index]
                 placed = _placed([finding], fr.cells)
-                fr.findings = _ordered(fr.findings + placed)
+                fr.findings = ordered(fr.findings + placed)
                 report.set_findings.extend((fr.path, f) for f in placed)
             if outcome.summary is not None:
                 report.sets[outcome.name] = outcome.summary

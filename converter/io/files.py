@@ -4,10 +4,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Union
 
 from ..core.errors import InputError, OutputError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 
 def read_input_text(path: str | Path, error: type[InputError] = InputError) -> str:
@@ -86,32 +90,70 @@ TEMP_MARK = ".mechasheet-"  # our temporary files: ".<name>.mechasheet-<random>.
 _RUN_STARTED = __import__("time").time()
 
 
-def refuse_inputs(output: str | Path, inputs: Iterable[str | Path]) -> None:
-    """OutputError when ``output`` is one of ``inputs`` (the same file by any path or link):
-    an input is never replaced, with or without --force."""
-    out = Path(output)
-    for raw in inputs:
-        src = Path(raw)
-        same = False
+class Inputs:
+    """A run's input files, each resolved and identified (device, inode) once. Every output is
+    checked against every input; resolving all of them again for each of a folder's thousands
+    of documents made an import quadratic in the folder's size."""
+
+    def __init__(self, paths: Iterable[str | Path] = ()) -> None:
+        self._paths: list[str] = []
+        self._by_path: dict[str, int] = {}  # resolved, as text (a folder's worth are kept)
+        self._by_id: dict[tuple[int, int], int] = {}
+        for raw in paths:
+            src = Path(raw)
+            self._by_path.setdefault(str(src.resolve()), len(self._paths))
+            try:
+                st = src.stat()
+            except OSError:
+                pass
+            else:
+                self._by_id.setdefault((st.st_dev, st.st_ino), len(self._paths))
+            self._paths.append(str(raw))
+
+    def refuse(self, output: str | Path) -> None:
+        """OutputError when ``output`` is one of the inputs (the same file by any path or link),
+        naming the first such input."""
+        out = Path(output)
+        hits = [self._by_path.get(str(out.resolve()))]
         try:
-            same = out.exists() and src.exists() and os.path.samefile(out, src)
+            st = out.stat()
         except OSError:
             pass
-        if same or out.resolve() == src.resolve():
+        else:
+            hits.append(self._by_id.get((st.st_dev, st.st_ino)))
+        found = [k for k in hits if k is not None]
+        if found:
+            src = Path(self._paths[min(found)])
             raise OutputError(f"{out}: is the input {src}; inputs are never replaced (choose another -o)",
                               "OUTPUT_IS_INPUT", file=str(out), input=str(src))
 
 
-def write_atomic(path: str | Path, data: bytes | str, force: bool = False,
-                 inputs: Iterable[str | Path] = ()) -> Path:
+def refuse_inputs(output: str | Path, inputs: Iterable[str | Path]) -> None:
+    """OutputError when ``output`` is one of ``inputs`` (the same file by any path or link):
+    an input is never replaced, with or without --force."""
+    Inputs(inputs).refuse(output)
+
+
+#: what write_atomic writes: the whole text or bytes, or its pieces in order (a large report
+#: need never be whole in memory)
+Payload = Union[bytes, str, Iterable[Union[bytes, str]]]
+
+
+def write_atomic(path: str | Path, data: Payload, force: bool = False,
+                 inputs: Iterable[str | Path] | Inputs = ()) -> Path:
     """Write ``data`` to ``path`` whole or not at all, never replacing an input.
 
     The bytes go to a temporary file beside the target, then: with ``force``, a rename over any
     existing file; without, a hard link that fails if the target exists (exclusive: of several
     writers to a new path, exactly one succeeds). The file gets the mode the umask gives. Our
     temporary files left by a killed earlier run are removed first."""
-    p = Path(path)
-    refuse_inputs(p, inputs)
+    guard = inputs if isinstance(inputs, Inputs) else Inputs(inputs)
+    return _write_atomic(Path(path), data, force, guard, _remove_stale_temporaries, _umask())
+
+
+def _write_atomic(p: Path, data: Payload, force: bool, inputs: Inputs, sweep: Callable[[Path], None],
+                  umask: int) -> Path:
+    inputs.refuse(p)
     if p.exists() and not force:
         raise OutputError(f"{p}: already exists (use --force to replace it)", "OUTPUT_EXISTS", file=str(p))
     try:
@@ -119,8 +161,7 @@ def write_atomic(path: str | Path, data: bytes | str, force: bool = False,
     except OSError as exc:
         raise OutputError(f"{p.parent}: cannot create the folder: {exc.strerror or exc}",
                           "OUTPUT_CANNOT_WRITE", file=str(p), detail=exc.strerror or str(exc)) from exc
-    _remove_stale_temporaries(p)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    sweep(p)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}{TEMP_MARK}", suffix=".tmp", dir=p.parent)
     except OSError as exc:
@@ -128,10 +169,11 @@ def write_atomic(path: str | Path, data: bytes | str, force: bool = False,
                           "OUTPUT_CANNOT_WRITE", file=str(p), detail=exc.strerror or str(exc)) from exc
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
+            for piece in [data] if isinstance(data, (bytes, str)) else data:
+                fh.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~umask)
         if force:
             os.replace(tmp, p)
         else:
@@ -146,6 +188,49 @@ def write_atomic(path: str | Path, data: bytes | str, force: bool = False,
                               file=str(p), detail=exc.strerror or str(exc)) from exc
         raise
     return p
+
+
+class AtomicWrites:
+    """Many files written as :func:`write_atomic` writes one, their waits overlapping.
+
+    Each file still reaches the disk (fsync) before its name appears: a few threads write side
+    by side, so the file system commits their fsyncs together instead of one commit per file
+    (one at a time, a folder's import spent most of its time waiting on fsync). Each folder is
+    listed once for our earlier temporaries, not once per file (a leftover older than this run
+    was there before it began, so one listing sees them all). Use as a context manager: leaving
+    it waits for every write; after an error, writes not yet begun are cancelled."""
+
+    THREADS = 8
+
+    def __init__(self, inputs: Iterable[str | Path] | Inputs = (), force: bool = False) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.inputs = inputs if isinstance(inputs, Inputs) else Inputs(inputs)
+        self.force = force
+        self._umask = _umask()  # read here: reading it sets it, which threads must not race
+        self._stale: dict[Path, dict[str, list[Path]]] = {}
+        self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(self.THREADS, thread_name_prefix="mechasheet-write")
+
+    def submit(self, path: str | Path, data: Payload) -> "Future[Path]":
+        """Start writing ``data`` to ``path``; the future gives the path, or raises OutputError."""
+        return self._pool.submit(_write_atomic, Path(path), data, self.force, self.inputs, self._sweep,
+                                 self._umask)
+
+    def _sweep(self, target: Path) -> None:
+        with self._lock:
+            folder = self._stale.get(target.parent)
+            if folder is None:
+                folder = self._stale[target.parent] = _stale_temporaries(target.parent)
+            leftovers = folder.pop(target.name, [])
+        for q in leftovers:
+            q.unlink(missing_ok=True)
+
+    def __enter__(self) -> "AtomicWrites":
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=exc is not None)
 
 
 def _publish_exclusive(tmp: str, target: Path) -> None:
@@ -180,6 +265,26 @@ def _remove_stale_temporaries(target: Path) -> None:
                 continue
     except OSError:
         return
+
+
+def _stale_temporaries(folder: Path) -> dict[str, list[Path]]:
+    """Our temporary files in ``folder`` older than this run, by the name each was written for."""
+    found: dict[str, list[Path]] = {}
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = entry.name
+                if not (name.startswith(".") and name.endswith(".tmp") and TEMP_MARK in name):
+                    continue
+                try:
+                    if entry.stat().st_mtime >= _RUN_STARTED:
+                        continue
+                except OSError:
+                    continue
+                found.setdefault(name[1:name.rindex(TEMP_MARK)], []).append(Path(entry.path))
+    except OSError:
+        pass
+    return found
 
 
 def glob_escape(name: str) -> str:

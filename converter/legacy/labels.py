@@ -22,6 +22,13 @@ def label_key(text: Any) -> str:
     """The form two labels are compared in; "" for what is not text."""
     if not isinstance(text, str):
         return ""
+    return _key(text)
+
+
+@lru_cache(maxsize=4096)
+def _key(text: str) -> str:
+    """Remembered (a bounded number): each text cell is asked about several times (detection,
+    regions, fields), and a folder's sheets repeat the same labels."""
     return _DROP.sub("", unicodedata.normalize("NFKC", text)).casefold()
 
 
@@ -67,7 +74,9 @@ class SystemLabels:
         return frozenset(keys)
 
 
+@lru_cache(maxsize=None)
 def _data() -> dict[str, Any]:
+    """labels.toml, parsed once (it is asked for on every workbook imported; nobody changes it)."""
     return tomllib.loads(resources.files(__package__).joinpath("labels.toml").read_text("utf-8"))
 
 

@@ -25,7 +25,7 @@ LABELS = "labels"
 TEMPLATE_SUFFIXES = (".xlsx", ".xlsm")
 
 
-@dataclass
+@dataclass(slots=True)  # a folder's thousands are kept to the end of an import
 class ImportRecord:
     """What the import report says of one Source beyond the check: where in the file it was,
     which system and how sure, and which cells no field took."""

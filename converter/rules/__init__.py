@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable, Mapping
 
 from ..core.errors import MechasheetError
@@ -50,17 +51,29 @@ _MODULES = {"up": "converter.rules.up", "mailgear": "converter.rules.mailgear",
 
 def system_ids() -> list[str]:
     """The systems this installation has (a system's folder ships its ``tables.toml``)."""
+    return list(_installed())
+
+
+@lru_cache(maxsize=None)
+def _installed() -> tuple[str, ...]:
+    """Looked up once: every document checked asks, often several times (a folder of thousands)."""
     from importlib import resources
 
     here = resources.files(__package__)
-    return [s for s in _MODULES if here.joinpath(s, "tables.toml").is_file()]
+    return tuple(s for s in _MODULES if here.joinpath(s, "tables.toml").is_file())
 
 
 def get_system(system_id: str) -> System:
     """The system named ``system_id``; MechasheetError (exit 2) if there is none."""
-    if system_id not in system_ids():
+    if system_id not in _installed():
         raise MechasheetError(f"unknown system {system_id!r} (known: {', '.join(_MODULES)})", "SYSTEM_UNKNOWN",
                               system=system_id, known=list(_MODULES))
+    return _system(system_id)
+
+
+@lru_cache(maxsize=None)
+def _system(system_id: str) -> System:
+    """Built once per system (the engine asks for its system many times per document)."""
     mod = importlib.import_module(_MODULES[system_id])
     return System(system_id, mod.LABEL, mod.FORMAT, mod.evaluate, mod.build_schema,
                   tuple(mod.CONTEXT), tuple(mod.SET_CHECKS), tuple(mod.SET_FIELDS),

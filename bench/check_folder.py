@@ -33,6 +33,11 @@ def build_corpus(folder: Path, n: int, suffix: str) -> list[Path]:
     """``n`` copies of the samples with ``suffix`` (.xlsx, .json), the three systems in turn."""
     sources = sorted(p for s in ("up", "mailgear", "pp") for p in (SAMPLES / s).glob(f"*{suffix}")
                      if suffix != ".json" or "system" in json.loads(p.read_text("utf-8")))
+    return copy_cycle(sources, folder, n)
+
+
+def copy_cycle(sources: list[Path], folder: Path, n: int) -> list[Path]:
+    """``n`` copies of ``sources`` in turn (bench/import_folder.py builds its larger folder so)."""
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for i in range(n):
@@ -90,8 +95,9 @@ RUNS = {
 }
 
 
-def measure(kind: str, files: list[Path]) -> dict:
-    setup, body = RUNS[kind]
+def measure(kind: str, files: list[Path], runs: dict[str, tuple[str, str]] | None = None) -> dict:
+    """``kind`` of ``runs`` (default: this bench's) timed over ``files`` in a fresh process."""
+    setup, body = (runs or RUNS)[kind]
     code = CHILD.format(setup=textwrap.indent(setup, "").replace("\n", "\n"),
                         body=body.replace("\n", "\n"))
     listing = Path(tempfile.mkstemp(suffix=".json")[1])

@@ -106,8 +106,10 @@ class _SheetRead:
         self.labels = spec.all_keys
         self.keys = {rc: label_key(v) for rc, v in grid.cells.items() if isinstance(v, str)}
         self.by_key: dict[str, list[tuple[int, int]]] = {}
+        self.row_keys: dict[int, list[tuple[int, str]]] = {}  # row → (column, label key), left to right
         for rc in sorted(self.keys):
             self.by_key.setdefault(self.keys[rc], []).append(rc)
+            self.row_keys.setdefault(rc[0], []).append((rc[1], self.keys[rc]))
         self.inline: dict[str, list[tuple[tuple[int, int], str]]] = {}  # 「ＨＰ：２５０」: label → (cell, value)
         for rc in sorted(self.keys):
             pair = notation.split_label_value(grid.cells[rc])
@@ -307,8 +309,8 @@ class _SheetRead:
     def _header(self, table: TableSpec, r: int) -> dict[str, int] | None:
         """Column key → column, if row ``r`` is this table's header (its anchor and one more)."""
         found: dict[str, int] = {}
-        for (rr, c), key in sorted(self.keys.items()):
-            if rr != r or (rr, c) in self.used:
+        for c, key in self.row_keys.get(r, ()):
+            if (r, c) in self.used:
                 continue
             for col in table.columns:
                 if key in col.labels:

@@ -598,6 +598,13 @@ class _Cached:
         own = any(row.get(c) is not None for c in EFFECT_COLUMNS) or i + 1 in self.effect_at
         out["cat_key"] = key if counted and not own else ""
         source = row if own else (self.cat_rows["options"][cat_row - 1] if cat_row and counted else {})
+        out.update(self._effect_cells(source, counted))
+        return out
+
+    def _effect_cells(self, source: Mapping[str, Any], counted: bool) -> dict[str, Any]:
+        """The skill and stat effect cells an item row or a 追加効果 row shows: each effect's label
+        and amount when it counts (a counted option, a listed name, a usable amount), else blank."""
+        out: dict[str, Any] = {}
         for what, name_col, amount_col, list_id in (("skill", "effect_skill", "effect_levels", "skills"),
                                                     ("stat", "effect_stat", "effect_amount", "stats")):
             name = self._label(list_id, source.get(name_col)) if source.get(name_col) is not None else ""
@@ -615,14 +622,7 @@ class _Cached:
         name = self.view["equipment"][at - 1].get("name") if item is not None else None
         out: dict[str, Any] = {"at": at, "item_name": "" if item is None else _as_cell_text(name)}
         counted = item is not None and item["kind"] == t.kinds["option"] and item["copy"] <= t.option_copies
-        for what, name_col, amount_col, list_id in (("skill", "effect_skill", "effect_levels", "skills"),
-                                                    ("stat", "effect_stat", "effect_amount", "stats")):
-            label = self._label(list_id, row.get(name_col)) if row.get(name_col) is not None else ""
-            amount = row.get(amount_col)
-            ok = counted and label in dict(mailgear_lists()[list_id]).values() and _number(amount) \
-                and (what == "stat" or amount >= 1)
-            out[f"eff_{what}"] = label if ok and at != "" else ""
-            out["eff_levels" if what == "skill" else "eff_amount"] = amount if ok and at != "" else ""
+        out.update(self._effect_cells(row, counted))
         return out
 
     def row(self, table: Table, i: int, key: str) -> Any:

@@ -91,6 +91,18 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     im.add_argument("--jobs", type=jobs, default=None, metavar="N", help=t["import_jobs"])
     shared(im, "force", "rule")
 
+    au = command("audit", epilog=t["audit_examples"], formatter_class=_formatter(t, raw=True))
+    au.add_argument("paths", nargs="+", metavar="PATH", help=t["audit_paths"])
+    au.add_argument("-o", "--output", action="append", required=True, metavar="REPORT", help=t["audit_output"])
+    au.add_argument("--house", metavar="FILE", help=t["audit_house"])
+    au.add_argument("--annotated", metavar="DIR", help=t["audit_annotated"])
+    au.add_argument("--no-annotated", action="store_true", help=t["audit_no_annotated"])
+    au.add_argument("--profile", metavar="FILE", help=t["import_profile"])
+    au.add_argument("--jobs", type=jobs, default=None, metavar="N", help=t["check_jobs"])
+    shared(au, "force", "rule")
+    au.add_argument("--catalog", metavar="FILE", help=t["check_catalog"])
+    au.add_argument("--skills", metavar="FILE", help=t["check_skills"])
+
     s = command("schema")
     s.add_argument("system", help=t["schema_system"])
     shared(s)
@@ -322,6 +334,57 @@ def _cmd_import(args: argparse.Namespace) -> int:
     return report.exit_code
 
 
+def _cmd_audit(args: argparse.Namespace) -> int:
+    """Audit a folder for the GM: each file's findings as it is done, then the reports and the
+    annotated copies; exit 0 without errors, 1 with some, 2 when nothing could be read."""
+    from .audit.folder import AUDIT_SUFFIXES, audit_paths
+    from .audit.house import load_house
+    from .audit.outputs import check_report_names, write_annotated, write_reports
+    from .check.text import render_file, text_options
+    from .io import expand_paths
+    from .io.files import Inputs
+    from .legacy.profile import load_profile
+    from .rules import system_ids
+    from .rules.options import parse_rule_args
+    from .runner import default_jobs
+
+    t = texts(args.lang)
+    outputs = check_report_names(args.output)
+    options = parse_rule_args(args.rule, system_ids())
+    house = load_house(args.house, system_ids()) if args.house else None
+    if house is not None:
+        parse_rule_args([f"{k}={v}" for k, v in house.rules.items()], system_ids())
+    profile = load_profile(args.profile) if args.profile else None
+    files = expand_paths(args.paths, AUDIT_SUFFIXES)
+    if not files:
+        raise MechasheetError("no documents found in: " + ", ".join(args.paths), "NO_DOCUMENTS",
+                              paths=list(args.paths))
+    opts = text_options(args.lang, quiet=True, color=_color(sys.stdout))
+    with _progress(len(files)) as advance:
+        def on_file(audited) -> None:
+            for m in audited.members:
+                sys.stdout.write(render_file(m.report, opts))
+            sys.stdout.flush()
+            advance()
+
+        report = audit_paths(args.paths, house=house, options=options, context=_context(args), profile=profile,
+                             jobs=args.jobs or default_jobs(), on_file=on_file)
+    inputs = Inputs(files)
+    written = []
+    if not args.no_annotated:
+        folder = Path(args.annotated) if args.annotated else outputs[0].parent / "annotated"
+        written += write_annotated(report, folder, args.lang, force=args.force, inputs=inputs)
+    written += write_reports(report, outputs, args.lang, force=args.force, inputs=inputs)
+    for audited in report.files:
+        if audited.losses:
+            losses = "、".join(loss.text(args.lang) for loss in audited.losses)
+            sys.stdout.write(t["audit_losses"].format(path=audited.path, losses=losses) + "\n")
+    sys.stdout.write(t["audit_summary"].format(**report.summary()) + "\n")
+    for p in written[-len(outputs):]:
+        sys.stdout.write(t["audit_written"].format(path=p) + "\n")
+    return report.exit_code
+
+
 def _cmd_schema(args: argparse.Namespace) -> int:
     if args.system == "mailgear-catalog":
         from .rules.mailgear.catalog import catalog_schema_text
@@ -337,6 +400,11 @@ def _cmd_schema(args: argparse.Namespace) -> int:
         from .importer import import_report_schema_text
 
         sys.stdout.write(import_report_schema_text())
+        return EXIT_OK
+    if args.system == "audit-report":
+        from .audit.report import audit_schema_text
+
+        sys.stdout.write(audit_schema_text())
         return EXIT_OK
     from .schema import schema_text
 
@@ -411,7 +479,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if any(f.level.value == "error" for f in findings) else EXIT_OK
 
 
-COMMANDS = {"check": _cmd_check, "import": _cmd_import, "schema": _cmd_schema, "rules": _cmd_rules,
+COMMANDS = {"check": _cmd_check, "import": _cmd_import, "audit": _cmd_audit, "schema": _cmd_schema, "rules": _cmd_rules,
             "template": _cmd_template, "write": _cmd_write, "read": _cmd_read}
 
 

@@ -39,12 +39,17 @@ def fixed_row(entry: "Entry") -> tuple[Any, ...]:
     """The row but its counts of findings (FIXED): what a streamed run keeps of the entry's
     document and totals, as a tuple (thousands of them are kept to the run's end)."""
     fr, rec = entry.report, entry.record
-    doc = fr.document or {}
-    pilot = doc.get("pilot") if isinstance(doc.get("pilot"), Mapping) else {}
-    name = doc.get("name") or pilot.get("name")
-    player = doc.get("player") or pilot.get("player") or (doc.get("pilot") if fr.system == "up" else None)
+    name, player = who(fr.document or {}, fr.system)
     return (rec.file, rec.sheet, fr.system or rec.system, name, player, rec.confidence, fr.computed,
             fr.declared, fr.budget, len(rec.unmapped))
+
+
+def who(doc: Mapping[str, Any], system: str | None) -> tuple[Any, Any]:
+    """A document's name and player (a pilot's, or up's pilot field, which names the player)."""
+    pilot = doc.get("pilot") if isinstance(doc.get("pilot"), Mapping) else {}
+    name = doc.get("name") or pilot.get("name")
+    player = doc.get("player") or pilot.get("player") or (doc.get("pilot") if system == "up" else None)
+    return name, player
 
 
 def roster_frame(entries: Iterable["Entry"]) -> "pandas.DataFrame":

@@ -54,3 +54,17 @@ def test_committed_import_report_schema_matches_generator() -> None:
     assert committed == import_report_schema_text(), \
         "run: mechasheet schema import-report > schemas/import-report.schema.json"
     jsonschema.Draft202012Validator.check_schema(json.loads(committed))
+
+
+def test_committed_audit_report_schema_matches_generator() -> None:
+    """schemas/audit-report.schema.json is what `mechasheet schema audit-report` prints."""
+    import json
+
+    import jsonschema
+
+    from converter.audit.report import audit_schema_text
+
+    committed = Path(SCHEMA_DIR, "audit-report.schema.json").read_text(encoding="utf-8")
+    assert committed == audit_schema_text(), (
+        "run: mechasheet schema audit-report > schemas/audit-report.schema.json")
+    jsonschema.Draft202012Validator.check_schema(json.loads(committed))

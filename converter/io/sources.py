@@ -49,12 +49,13 @@ def read_sources(paths: Iterable[str | Path]) -> Iterator[Source]:
         yield read_source(p)
 
 
-def expand_paths(paths: Iterable[str | Path], suffixes: tuple[str, ...] = INPUT_SUFFIXES) -> list[Path]:
+def expand_paths(paths: Iterable[str | Path], suffixes: tuple[str, ...] = INPUT_SUFFIXES,
+                 skipped: tuple[str, ...] = SKIPPED_FOLDERS) -> list[Path]:
     """Files named, and the files with one of ``suffixes`` inside folders named (sorted,
     recursive), each once.
 
-    In a folder, hidden entries and sub-folders named ``broken`` or ``legacy`` are passed over;
-    name them directly to read them. A file named twice (or found again in a folder) is read once."""
+    In a folder, hidden entries and sub-folders named in ``skipped`` (``broken``, ``legacy``) are
+    passed over; name them directly to read them. A file named twice (or found again in a folder) is read once."""
     out: list[Path] = []
     for raw in paths:
         p = Path(raw)
@@ -63,7 +64,7 @@ def expand_paths(paths: Iterable[str | Path], suffixes: tuple[str, ...] = INPUT_
         elif p.is_dir():
             out.extend(sorted(q for q in p.rglob("*")
                               if q.is_file() and q.suffix.lower() in suffixes
-                              and not any(part.startswith(".") or part in SKIPPED_FOLDERS
+                              and not any(part.startswith(".") or part in skipped
                                           for part in q.relative_to(p).parts[:-1])
                               and not q.name.startswith((".", "~$"))))
         else:

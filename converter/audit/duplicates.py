@@ -1,0 +1,89 @@
+"""Duplicates across a folder: the same file twice, the same character or unit in two files, a
+player with more characters than the house rules allow.
+
+Names compare as people type them: NFKC (full-width and half-width alike), case and spaces
+ignored, so 「ガンダム」 and 「ガンダム 」 or 「ＲＸ－７８」 and 「RX-78」 are one name.
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Iterable
+
+from ..core.findings import Finding
+from .house import HouseRules
+from .report import AuditMember, AuditedFile
+
+
+def name_key(text: Any) -> str:
+    """How two names are compared: NFKC, case-folded, without spaces."""
+    return "".join(unicodedata.normalize("NFKC", str(text)).casefold().split())
+
+
+def _indexed(files: list[AuditedFile]) -> Iterable[tuple[int, AuditedFile, AuditMember]]:
+    i = 0
+    for audited in files:
+        for m in audited.members:
+            yield i, audited, m
+            i += 1
+
+
+def _where(audited: AuditedFile, m: AuditMember) -> str:
+    return audited.path + (f"#{m.record.sheet}" if m.record is not None and m.record.sheet else "")
+
+
+def duplicate_findings(files: list[AuditedFile], house: HouseRules) -> list[tuple[int, Finding]]:
+    """(member index, finding) for each duplicate: a later file names the first it repeats."""
+    out: list[tuple[int, Finding]] = []
+    first_content: dict[str, str] = {}
+    first_name: dict[tuple[str | None, str], str] = {}
+    by_player: dict[str, list[tuple[int, AuditMember]]] = {}
+    for i, audited, m in _indexed(files):
+        if audited.sha256 is not None:
+            first = first_content.setdefault(audited.sha256, audited.path)
+            if first != audited.path:
+                out.append((i, Finding("AUDIT_DUPLICATE_FILE", "", {"other": first})))
+                continue  # the same file again: its names and player are not new
+        if not m.readable:
+            continue
+        if m.name:
+            key = (m.report.system, name_key(m.name))
+            first = first_name.setdefault(key, _where(audited, m))
+            if first != _where(audited, m):
+                out.append((i, Finding("AUDIT_DUPLICATE_NAME", "/name", {"name": m.name, "other": first})))
+        if m.player and m.report.system != "up":  # an up unit names its pilot, not a character
+            by_player.setdefault(name_key(m.player), []).append((i, m))
+    limit = house.characters_per_player
+    if limit:
+        for members in by_player.values():
+            if len(members) > limit:
+                names = [str(m.name or "?") for _, m in members]
+                for i, m in members[limit:]:
+                    out.append((i, Finding("AUDIT_PLAYER_OVER_LIMIT", "", {
+                        "player": m.player, "count": len(members), "limit": limit, "names": names})))
+    return out
+
+
+def duplicate_groups(files: list[AuditedFile], house: HouseRules) -> list[dict[str, Any]]:
+    """The report's list of duplicates: each group of files sharing content or a name, and each
+    player over the house rules' limit, as the findings above say them."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    contents: set[str] = set()
+    for _, audited, m in _indexed(files):
+        if audited.sha256 is not None:
+            groups.setdefault(("content", audited.sha256), []).append(audited.path)
+            if audited.sha256 in contents and groups[("content", audited.sha256)][0] != audited.path:
+                continue
+            contents.add(audited.sha256)
+        if m.readable and m.name:
+            groups.setdefault(("name", f"{m.report.system}:{name_key(m.name)}"), []).append(_where(audited, m))
+        if m.readable and m.player and m.report.system != "up":
+            groups.setdefault(("player", name_key(m.player)), []).append(_where(audited, m))
+    limit = house.characters_per_player
+
+    def shown(kind: str, places: list[str]) -> bool:
+        if kind == "player":
+            return bool(limit) and len(places) > limit
+        return len(set(places)) > 1
+
+    return [{"kind": kind, "key": key, "files": sorted(set(places))}
+            for (kind, key), places in groups.items() if shown(kind, places)]

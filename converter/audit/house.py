@@ -1,0 +1,192 @@
+"""A group's house rules for an audit: one TOML file the GM keeps beside the sheets.
+
+::
+
+    name = "水曜卓 2026"                 # shown at the top of every report
+
+    [rules]                             # rules readings, as --rule NAME=VALUE (--rule wins)
+    natural_talent = "rolls"
+
+    [budget]                            # points a member may spend (its computed total)
+    per_character = 150                 # every member of every system
+    pp = 120                            # or per system
+    [budget.players]                    # or per player (the document's player), before the others
+    "山田" = 160
+
+    [party]
+    characters_per_player = 1           # 0: any number
+    balance_tolerance = 0.25            # a member this far from the party's median is named
+
+    [[approved]]                        # a finding the GM accepts: it stays, as an info line
+    file = "yamada*.xlsx"               # shell pattern on the file's name or path
+    code = "UP_ACCURACY_STEP"           # and/or pointer = "/weapons/0/accuracy"
+    by = "GM 佐藤"
+    note = "試作機なので特例"
+
+Standard library only; a file that cannot be read or says what this version does not know is an
+InputError (HOUSE_INVALID) naming the file and the key.
+"""
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
+from typing import Any, Iterable, Mapping
+
+from ..core.errors import InputError
+
+#: the party settings when the house rules say nothing
+DEFAULT_CHARACTERS_PER_PLAYER = 1
+DEFAULT_BALANCE_TOLERANCE = 0.25
+
+
+@dataclass(frozen=True)
+class Approval:
+    """One exception the GM approved: which file (a pattern), which finding (code and/or pointer)."""
+
+    file: str
+    code: str | None
+    pointer: str | None
+    by: str
+    note: str = ""
+
+    def matches(self, path: str, code: str, pointer: str) -> bool:
+        if self.code is not None and self.code != code:
+            return False
+        if self.pointer is not None and self.pointer != pointer:
+            return False
+        name = PurePath(path).name
+        return fnmatch.fnmatchcase(name, self.file) or fnmatch.fnmatchcase(PurePath(path).as_posix(), self.file)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "code": self.code, "pointer": self.pointer, "by": self.by, "note": self.note}
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """What a group decided: rules readings, budgets, party limits, approved exceptions."""
+
+    path: str | None = None
+    name: str = ""
+    rules: dict[str, str] = field(default_factory=dict)
+    budget_all: int | None = None
+    budget_systems: dict[str, int] = field(default_factory=dict)
+    budget_players: dict[str, int] = field(default_factory=dict)
+    characters_per_player: int = DEFAULT_CHARACTERS_PER_PLAYER
+    balance_tolerance: float = DEFAULT_BALANCE_TOLERANCE
+    approved: tuple[Approval, ...] = ()
+
+    def budget_for(self, system: str | None, player: str | None) -> tuple[int, str] | None:
+        """The house budget of a member and where it comes from (``players`` before the system's
+        before every member's); None when the house rules set none."""
+        if player and player in self.budget_players:
+            return self.budget_players[player], f"budget.players.{player}"
+        if system and system in self.budget_systems:
+            return self.budget_systems[system], f"budget.{system}"
+        if self.budget_all is not None:
+            return self.budget_all, "budget.per_character"
+        return None
+
+    def approval(self, path: str, code: str, pointer: str) -> Approval | None:
+        return next((a for a in self.approved if a.matches(path, code, pointer)), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "name": self.name, "rules": dict(self.rules),
+                "budget": {"per_character": self.budget_all, **self.budget_systems,
+                           "players": dict(self.budget_players)},
+                "party": {"characters_per_player": self.characters_per_player,
+                          "balance_tolerance": self.balance_tolerance},
+                "approved": [a.to_dict() for a in self.approved]}
+
+
+_TOP = {"name", "rules", "budget", "party", "approved"}
+_PARTY = {"characters_per_player", "balance_tolerance"}
+_APPROVAL = {"file", "code", "pointer", "by", "note"}
+
+
+def load_house(path: str | Path, systems: Iterable[str]) -> HouseRules:
+    """The house rules at ``path``; InputError (HOUSE_INVALID) naming the file and the key."""
+    p = Path(path)
+    try:
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise _invalid(p, "", str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
+    systems = tuple(systems)
+    _known(p, "", raw, _TOP)
+    rules = _table(p, "rules", raw.get("rules", {}))
+    if not all(isinstance(v, str) for v in rules.values()):
+        raise _invalid(p, "rules", "every reading is a text (as --rule NAME=VALUE)")
+    budget = _table(p, "budget", raw.get("budget", {}))
+    _known(p, "budget", budget, {"per_character", "players", *systems})
+    players = _table(p, "budget.players", budget.get("players", {}))
+    party = _table(p, "party", raw.get("party", {}))
+    _known(p, "party", party, _PARTY)
+    approved = raw.get("approved", [])
+    if not isinstance(approved, list):
+        raise _invalid(p, "approved", "write each exception as an [[approved]] table")
+    return HouseRules(
+        path=str(p), name=_text(p, "name", raw.get("name", "")), rules=dict(rules),
+        budget_all=_count(p, "budget.per_character", budget.get("per_character")),
+        budget_systems={s: _count(p, f"budget.{s}", budget[s]) for s in systems if s in budget},
+        budget_players={str(k): _count(p, f"budget.players.{k}", v) for k, v in players.items()},
+        characters_per_player=_count(p, "party.characters_per_player",
+                                     party.get("characters_per_player", DEFAULT_CHARACTERS_PER_PLAYER)),
+        balance_tolerance=_fraction(p, "party.balance_tolerance",
+                                    party.get("balance_tolerance", DEFAULT_BALANCE_TOLERANCE)),
+        approved=tuple(_approval(p, i, a) for i, a in enumerate(approved)))
+
+
+def _approval(p: Path, i: int, raw: Any) -> Approval:
+    key = f"approved[{i}]"
+    table = _table(p, key, raw)
+    _known(p, key, table, _APPROVAL)
+    code, pointer = table.get("code"), table.get("pointer")
+    if code is None and pointer is None:
+        raise _invalid(p, key, "name the finding: code, pointer or both")
+    if pointer is not None and not (isinstance(pointer, str) and (pointer == "" or pointer.startswith("/"))):
+        raise _invalid(p, f"{key}.pointer", "a JSON pointer starts with /")
+    by = table.get("by")
+    if not isinstance(by, str) or not by.strip():
+        raise _invalid(p, f"{key}.by", "say who approved it")
+    return Approval(_text(p, f"{key}.file", table.get("file", "*")) or "*",
+                    None if code is None else _text(p, f"{key}.code", code),
+                    pointer, by.strip(), _text(p, f"{key}.note", table.get("note", "")))
+
+
+def _table(p: Path, key: str, value: Any) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _invalid(p, key, "must be a table")
+    return value
+
+
+def _known(p: Path, key: str, table: Mapping[str, Any], known: set[str]) -> None:
+    unknown = sorted(set(table) - known)
+    if unknown:
+        where = f"{key}.{unknown[0]}" if key else unknown[0]
+        raise _invalid(p, where, f"unknown key (known: {', '.join(sorted(known))})")
+
+
+def _text(p: Path, key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise _invalid(p, key, "must be a text")
+    return value
+
+
+def _count(p: Path, key: str, value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _invalid(p, key, "must be a whole number, 0 or more")
+    return value
+
+
+def _fraction(p: Path, key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 10:
+        raise _invalid(p, key, "must be a number above 0 (0.25: a quarter of the median)")
+    return float(value)
+
+
+def _invalid(p: Path, key: str, why: str) -> InputError:
+    where = f"{p}: {key}: " if key else f"{p}: "
+    return InputError(where + why, "HOUSE_INVALID", file=str(p), key=key or "-", expected=why)

@@ -1,0 +1,90 @@
+"""The audit as tables (pandas DataFrames): the roster, every finding with its cell, the party,
+the duplicates and the settings in force. The xlsx report writes them as sheets; the HTML report
+renders the same frames, so both say the same thing."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..core.texts import texts
+from .report import ROSTER_COLUMNS, AuditReport, approval
+
+if TYPE_CHECKING:
+    import pandas
+
+FINDING_COLUMNS = ("file", "sheet", "name", "severity", "code", "cell", "pointer", "message", "hint", "approved_by")
+PARTY_COLUMNS = ("system", "file", "name", "player", "value", "budget", "median")
+DUPLICATE_COLUMNS = ("kind", "key", "files")
+
+
+def headers(columns: tuple[str, ...], lang: str) -> list[str]:
+    """The columns' headings in ``lang`` (texts.toml: audit_col_<column>)."""
+    t = texts(lang)
+    return [t[f"audit_col_{c}"] for c in columns]
+
+
+def roster_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
+    frame = report.roster_frame()
+    frame.columns = headers(ROSTER_COLUMNS, lang)
+    return frame
+
+
+def finding_rows(report: AuditReport, lang: str = "ja") -> list[dict[str, Any]]:
+    """One row per finding of every member, in the report's order."""
+    rows = []
+    for m in report.members:
+        fr = m.report
+        for f in fr.findings:
+            approved = approval(f)
+            rows.append({"file": m.record.file if m.record is not None else fr.path,
+                         "sheet": m.record.sheet if m.record is not None else None, "name": m.name,
+                         "severity": f.level.value, "code": f.code, "cell": f.cell, "pointer": f.pointer,
+                         "message": f.message(lang), "hint": f.hint(lang),
+                         "approved_by": approved["by"] if approved is not None else None})
+    return rows
+
+
+def findings_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
+    import pandas
+
+    frame = pandas.DataFrame(finding_rows(report, lang), columns=list(FINDING_COLUMNS))
+    frame.columns = headers(FINDING_COLUMNS, lang)
+    return frame
+
+
+def party_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
+    import pandas
+
+    rows = [{"system": system, **{k: member.get(k) for k in ("file", "name", "player", "value", "budget")},
+             "median": view["median"]}
+            for system, view in report.party.items() for member in view["members"]]
+    frame = pandas.DataFrame(rows, columns=list(PARTY_COLUMNS))
+    frame.columns = headers(PARTY_COLUMNS, lang)
+    return frame
+
+
+def duplicates_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
+    import pandas
+
+    rows = [{**d, "files": "\n".join(d["files"])} for d in report.duplicates()]
+    frame = pandas.DataFrame(rows, columns=list(DUPLICATE_COLUMNS))
+    frame.columns = headers(DUPLICATE_COLUMNS, lang)
+    return frame
+
+
+def settings_rows(report: AuditReport, lang: str = "ja") -> list[tuple[str, str]]:
+    """What was in force, printed at the top of every report: the rules readings given (--rule
+    and the house rules), the house rules' file, budgets, party limits and approvals."""
+    house = report.house
+    rows: list[tuple[str, str]] = [(f"--rule {k}", v) for k, v in sorted(report.options.items())]
+    if house.path:
+        rows.append(("house", house.path + (f" ({house.name})" if house.name else "")))
+        if house.budget_all is not None:
+            rows.append(("budget.per_character", str(house.budget_all)))
+        rows += [(f"budget.{s}", str(v)) for s, v in sorted(house.budget_systems.items())]
+        rows += [(f"budget.players.{p}", str(v)) for p, v in sorted(house.budget_players.items())]
+        for a in house.approved:
+            what = " ".join(x for x in (a.code or "", a.pointer or "") if x)
+            rows.append((f"approved {a.file}", f"{what} — {a.by}" + (f" ({a.note})" if a.note else "")))
+    rows.append(("party.characters_per_player", str(house.characters_per_player or "∞")))
+    rows.append(("party.balance_tolerance", f"{house.balance_tolerance:g}"))
+    return rows

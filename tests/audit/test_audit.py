@@ -1,0 +1,207 @@
+"""The GM audit over folders of documents: house rules, approvals, duplicates, the party, the
+JSON and xlsx reports, exit codes. (Drift and annotated copies: test_drift.py, test_annotate.py.)"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from converter.audit.folder import audit_paths
+from converter.audit.house import HouseRules, load_house
+from converter.cli import main
+from converter.core.errors import InputError
+from converter.rules import system_ids
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "samples"
+
+
+def _doc(name: str) -> dict:
+    return json.loads((SAMPLES / name).read_text("utf-8"))
+
+
+def _write(folder: Path, name: str, doc: dict) -> Path:
+    p = folder / name
+    p.write_text(json.dumps(doc, ensure_ascii=False), "utf-8")
+    return p
+
+
+def _codes(report, path_part: str) -> list[str]:
+    return [f.code for m in report.members if path_part in m.report.path for f in m.report.findings]
+
+
+def _house(tmp_path: Path, text: str) -> HouseRules:
+    p = tmp_path / "house.toml"
+    p.write_text(text, "utf-8")
+    return load_house(p, system_ids())
+
+
+# --- house rules -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, key", [
+    ("colour = 1", "colour"),
+    ("[budget]\npp = -3", "budget.pp"),
+    ("[budget]\nfate = 3", "budget.fate"),
+    ("[party]\nbalance_tolerance = 0", "party.balance_tolerance"),
+    ("[[approved]]\nfile = 'a.json'\nby = 'GM'", "approved[0]"),
+    ("[[approved]]\ncode = 'X_Y'", "approved[0].by"),
+    ("[[approved]]\npointer = 'weapons'\nby = 'GM'", "approved[0].pointer"),
+    ("[rules]\nnatural_talent = 3", "rules"),
+    ("name = ", "-"),
+])
+def test_house_rules_errors_name_the_file_and_key(tmp_path: Path, text: str, key: str) -> None:
+    with pytest.raises(InputError) as err:
+        _house(tmp_path, text)
+    assert err.value.code == "HOUSE_INVALID"
+    assert err.value.params["key"] == key and "house.toml" in err.value.params["file"]
+    assert "house.toml" in err.value.message("ja")
+
+
+def test_house_budget_precedence(tmp_path: Path) -> None:
+    house = _house(tmp_path, "[budget]\nper_character = 100\npp = 50\n[budget.players]\n'山田' = 70\n")
+    assert house.budget_for("pp", "山田") == (70, "budget.players.山田")
+    assert house.budget_for("pp", "鈴木") == (50, "budget.pp")
+    assert house.budget_for("up", None) == (100, "budget.per_character")
+    assert HouseRules().budget_for("pp", "山田") is None
+
+
+# --- the folder's views -----------------------------------------------------------------------------
+
+def test_over_house_budget_and_approval(tmp_path: Path) -> None:
+    """pilot_with_machine spends 50 PP: over a house budget of 45 by 5, an error until the GM
+    approves it, then an info line that still shows, with who approved it."""
+    _write(tmp_path, "akira.json", _doc("pp/pilot_with_machine.json"))
+    house = _house(tmp_path, "[budget]\npp = 45\n")
+    report = audit_paths([tmp_path], house=house)
+    over = [f for m in report.members for f in m.report.findings if f.code == "AUDIT_OVER_HOUSE_BUDGET"]
+    assert len(over) == 1 and over[0].params["over"] == 5 and over[0].level.value == "error"
+    assert report.exit_code == 1
+    house = _house(tmp_path, "[budget]\npp = 45\n[[approved]]\nfile = 'aki*.json'\n"
+                             "code = 'AUDIT_OVER_HOUSE_BUDGET'\nby = 'GM 佐藤'\nnote = '特例'\n")
+    report = audit_paths([tmp_path], house=house)
+    (over,) = [f for m in report.members for f in m.report.findings if f.code == "AUDIT_OVER_HOUSE_BUDGET"]
+    assert over.level.value == "info" and over.params["approved_by"] == "GM 佐藤"
+    assert report.exit_code == 0 and report.approved == 1
+    data = report.to_dict("ja")
+    (shown,) = [f for f in data["files"][0]["findings"] if f["code"] == "AUDIT_OVER_HOUSE_BUDGET"]
+    assert shown["approved"] == {"by": "GM 佐藤", "note": "特例", "severity": "error"}
+    assert data["house"]["approved"][0]["by"] == "GM 佐藤"
+
+
+def test_approval_by_pointer_only_touches_that_finding(tmp_path: Path) -> None:
+    src = SAMPLES / "broken" / "pp" / "skill_9.json"
+    shutil.copy(src, tmp_path / "s.json")
+    plain = audit_paths([tmp_path])
+    errors = [f for m in plain.members for f in m.report.findings if f.level.value == "error"]
+    target = errors[0]
+    house = _house(tmp_path, f"[[approved]]\npointer = '{target.pointer}'\nby = 'GM'\n")
+    report = audit_paths([tmp_path], house=house)
+    after = {(f.code, f.pointer): f for m in report.members for f in m.report.findings}
+    assert after[(target.code, target.pointer)].level.value == "info"
+    others = [f for f in errors[1:] if f.pointer != target.pointer]
+    assert all(after[(f.code, f.pointer)].level.value == "error" for f in others)
+
+
+def test_duplicates(tmp_path: Path) -> None:
+    """The same file twice, the same character in two files, a player with two characters."""
+    doc = _doc("pp/pilot_with_machine.json")
+    _write(tmp_path, "a.json", doc)
+    shutil.copy(tmp_path / "a.json", tmp_path / "b.json")
+    assert doc["player"] == "サンプル"
+    _write(tmp_path, "c.json", {**doc, "player": "ｻﾝﾌﾟﾙ", "name": "アキラ・ハヤセ "})  # half-width kana
+    vet = _doc("pp/veteran.json")
+    _write(tmp_path, "d.json", {**vet, "player": "サンプル "})
+    report = audit_paths([tmp_path])
+    (dup,) = [f for m in report.members if "b.json" in m.report.path for f in m.report.findings
+              if f.code == "AUDIT_DUPLICATE_FILE"]
+    assert dup.params["other"].endswith("a.json")
+    assert "AUDIT_DUPLICATE_NAME" in _codes(report, "c.json")  # NFKC, spaces ignored
+    assert "AUDIT_DUPLICATE_NAME" not in _codes(report, "b.json")  # said once, as the same file
+    over = [f for m in report.members for f in m.report.findings if f.code == "AUDIT_PLAYER_OVER_LIMIT"]
+    assert over and all(f.params["limit"] == 1 and f.params["count"] == 3 for f in over)
+    kinds = sorted(d["kind"] for d in report.duplicates())
+    assert kinds == ["content", "name", "player"]
+    # The house rules may allow more characters per player.
+    relaxed = audit_paths([tmp_path], house=_house(tmp_path, "[party]\ncharacters_per_player = 0\n"))
+    assert not [f for m in relaxed.members for f in m.report.findings if f.code == "AUDIT_PLAYER_OVER_LIMIT"]
+
+
+def test_party_balance_names_the_outlier(tmp_path: Path) -> None:
+    """Four pp characters of 50, 50, 48 and 146 PP: the median is 50, 146 is 192 % away."""
+    base = _doc("pp/pilot_with_machine.json")
+    for i, name in enumerate(("一", "二", "三")):
+        _write(tmp_path, f"{i}.json", {**base, "name": name, "player": name})
+    _write(tmp_path, "vet.json", {**_doc("pp/veteran.json"), "player": "四"})
+    report = audit_paths([tmp_path])
+    view = report.party["pp"]
+    assert view["median"] == 50 and len(view["members"]) == 4
+    assert view["outliers"] == ["グレン・オズボーン"]
+    (f,) = [f for f in (x for m in report.members for x in m.report.findings) if f.code == "AUDIT_PARTY_OUTLIER"]
+    assert f.params["value"] == 146 and f.params["percent"] == 192
+    assert "消費PP 146" in f.message("ja") and "PP spent of 146" in f.message("en")
+
+
+def test_two_members_have_no_outlier(tmp_path: Path) -> None:
+    _write(tmp_path, "a.json", {**_doc("pp/ordinary_person.json"), "player": "a"})
+    _write(tmp_path, "b.json", {**_doc("pp/veteran.json"), "player": "b"})
+    assert audit_paths([tmp_path]).party["pp"]["outliers"] == []
+
+
+def test_mailgear_party_figure_is_experience_plus_rank(tmp_path: Path) -> None:
+    doc = _doc("mailgear/veteran-custom.json")
+    _write(tmp_path, "v.json", doc)
+    report = audit_paths([tmp_path])
+    (member,) = report.party["mailgear"]["members"]
+    assert member["value"] == doc["pilot"]["experience"] + doc["pilot"]["rank_points"]
+    assert "mailgear.party" in report.party["mailgear"]["sets"]
+
+
+# --- reports and the command line --------------------------------------------------------------------
+
+def test_cli_json_and_xlsx_reports(tmp_path: Path, capsys) -> None:
+    import jsonschema
+    import openpyxl
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    for name in ("pp/veteran.json", "up/s-real-robot.json", "broken/pp/skill_9.json"):
+        shutil.copy(SAMPLES / name, folder / Path(name).name)
+    house = tmp_path / "house.toml"
+    house.write_text("name = '水曜卓'\n[budget]\nper_character = 2000\n", "utf-8")
+    code = main(["audit", str(folder), "-o", str(tmp_path / "r.json"), "-o", str(tmp_path / "r.xlsx"),
+                 "--house", str(house), "--no-annotated"])
+    assert code == 1  # skill_9 has an error
+    out = capsys.readouterr().out
+    assert "r.json" in out and "エラー" in out
+    data = json.loads((tmp_path / "r.json").read_text("utf-8"))
+    schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(data)
+    assert data["house"]["name"] == "水曜卓" and data["house"]["budget"]["per_character"] == 2000
+    assert {r["file"].rsplit("/", 1)[-1] for r in data["roster"]} == {"veteran.json", "s-real-robot.json",
+                                                                      "skill_9.json"}
+    book = openpyxl.load_workbook(tmp_path / "r.xlsx", read_only=True)
+    assert book.sheetnames == ["概要", "名簿", "指摘", "パーティー", "重複"]
+    rows = list(book["指摘"].iter_rows(values_only=True))
+    assert rows[0][:5] == ("ファイル", "シート", "名前", "重大度", "コード")
+    assert any(r[4] == "PP_SKILL_MAX" for r in rows[1:])
+    settings = {r[0]: r[1] for r in book["概要"].iter_rows(values_only=True)}
+    assert settings["budget.per_character"] == "2000" and str(house) in settings["house"]
+    book.close()
+    # Never over an existing report without --force; never over an input.
+    assert main(["audit", str(folder), "-o", str(tmp_path / "r.json"), "--no-annotated"]) == 2
+    assert main(["audit", str(folder), "-o", str(folder / "veteran.json"), "--no-annotated", "--force"]) == 2
+
+
+def test_cli_exit_codes(tmp_path: Path, capsys) -> None:
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    shutil.copy(SAMPLES / "pp" / "veteran.json", clean / "v.json")
+    assert main(["audit", str(clean), "-o", str(tmp_path / "a.json"), "--no-annotated"]) == 0
+    broken = tmp_path / "broken-only"
+    broken.mkdir()
+    (broken / "x.json").write_text("{not json", "utf-8")
+    assert main(["audit", str(broken), "-o", str(tmp_path / "b.json"), "--no-annotated"]) == 2
+    assert main(["audit", str(clean), "-o", str(tmp_path / "c.txt")]) == 2
+    assert "c.txt" in capsys.readouterr().err

@@ -67,7 +67,7 @@ def import_paths(paths: Iterable[str | Path], outdir: str | Path | None = None, 
 def roster(paths: Iterable[str | Path], *, system: str | None = None, jobs: int = 1):
     """The roster of the workbooks at ``paths`` as a pandas DataFrame: file, sheet, system, name,
     player, confidence, computed and declared totals, budget, errors, warnings, unmapped cells."""
-    from .roster import roster as _roster
+    from .roster_table import roster as _roster
 
     return _roster(paths, system=system, jobs=jobs)
 

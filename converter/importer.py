@@ -77,8 +77,8 @@ class ImportReport:
         return head
 
     def roster(self):
-        """The run as a pandas DataFrame (:mod:`converter.roster`)."""
-        from .roster import roster_frame
+        """The run as a pandas DataFrame (:mod:`converter.roster_table`)."""
+        from .roster_table import roster_frame
 
         return roster_frame(self.entries)
 
@@ -173,7 +173,7 @@ def _prepare(entries: list[Entry], plan: _Plan) -> list[Prepared]:
         if plan.streamed:
             import pickle
 
-            from .roster import fixed_row
+            from .roster_table import fixed_row
 
             got.text = _json(entry.to_dict())
             got.findings = pickle.dumps(entry.report.findings)
@@ -296,7 +296,7 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
         else:
             texts = (_json(e.to_dict()) for e in entries)
         write_atomic(out / REPORT_NAME, _report_pieces(check, texts), force=force, inputs=inputs)
-        from .roster import write_roster
+        from .roster_table import write_roster
 
         write_roster(report.roster(), out, force=force, inputs=inputs)
     return report

@@ -20,9 +20,9 @@ from ..io.sources import INPUT_SUFFIXES, expand_paths, read_source
 from ..legacy.grid import SUFFIXES as WORKBOOK_SUFFIXES
 from ..legacy.profile import Profile
 from ..legacy.sources import ImportRecord, read_import
-from ..roster import who
+from ..roster_table import who
 from ..runner import Limits, Task, crashed, run_in_workers, slimmed
-from .house import HouseRules
+from .house import Approval, HouseRules, sheet_approvals
 from .report import AuditMember, AuditReport, AuditedFile
 
 AUDIT_SUFFIXES = tuple(dict.fromkeys(INPUT_SUFFIXES + WORKBOOK_SUFFIXES))
@@ -58,7 +58,7 @@ def _member(report: FileReport, record: ImportRecord | None) -> AuditMember:
     from .party import party_figure
 
     figure = party_figure(report.system, doc, report.computed)
-    return AuditMember(slimmed(report), record, name, player, figure)
+    return AuditMember(slimmed(report), record, name, player, figure, sheet_approvals(doc))
 
 
 def _crashed(path: Path, reason: str) -> AuditedFile:
@@ -119,7 +119,7 @@ def finish(audited: list[AuditedFile], house: HouseRules, options: Mapping[str, 
         report.findings = ordered(report.findings + [finding.at(cell=report.cells.get(finding.pointer, ""))])
     approved = 0
     for m in members:
-        m.report.findings, n = _approve(m.report.path, m.report.findings, house)
+        m.report.findings, n = _approve(m.report.path, m.report.findings, house.approved + m.approvals)
         approved += n
     return AuditReport(audited, check, house, dict(options), party, approved)
 
@@ -139,18 +139,21 @@ def _budget_findings(members: list[AuditMember], house: HouseRules) -> list[tupl
 APPROVED_BY = "approved_by"  # the param an approved finding carries (and "approved_note")
 
 
-def _approve(path: str, findings: list[Finding], house: HouseRules) -> tuple[list[Finding], int]:
-    """Findings the house rules approve, as info lines that still show who approved them."""
-    if not house.approved:
+def _approve(path: str, findings: list[Finding], approvals: tuple[Approval, ...]) -> tuple[list[Finding], int]:
+    """Findings the house rules or the sheet's GM承認 table approve, as info lines that still
+    show who approved them (the house rules first)."""
+    if not approvals:
         return findings, 0
     out, n = [], 0
     for f in findings:
-        rule = house.approval(path, f.code, f.pointer) if f.level is not Severity.INFO else None
+        rule = None
+        if f.level is not Severity.INFO:
+            rule = next((a for a in approvals if a.matches(path, f.code, f.pointer)), None)
         if rule is None:
             out.append(f)
             continue
         n += 1
         out.append(replace(f, severity=Severity.INFO,
                            params={**f.params, APPROVED_BY: rule.by, "approved_note": rule.note,
-                                   "approved_severity": f.level.value}))
+                                   "approved_severity": f.level.value, "approved_from": rule.origin}))
     return out, n

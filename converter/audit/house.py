@@ -19,7 +19,7 @@
 
     [[approved]]                        # a finding the GM accepts: it stays, as an info line
     file = "yamada*.xlsx"               # shell pattern on the file's name or path
-    code = "UP_ACCURACY_STEP"           # and/or pointer = "/weapons/0/accuracy"
+    code = "UP_ACCURACY_STEP"           # and/or pointer = "/weapons/0" (it and what is under it)
     by = "GM 佐藤"
     note = "試作機なので特例"
 
@@ -50,17 +50,38 @@ class Approval:
     pointer: str | None
     by: str
     note: str = ""
+    origin: str = "house"  # house: the house rules file; sheet: the sheet's own GM承認 table
 
     def matches(self, path: str, code: str, pointer: str) -> bool:
         if self.code is not None and self.code != code:
             return False
-        if self.pointer is not None and self.pointer != pointer:
+        if self.pointer is not None and not (pointer == self.pointer
+                                             or pointer.startswith(self.pointer.rstrip("/") + "/")):
             return False
         name = PurePath(path).name
         return fnmatch.fnmatchcase(name, self.file) or fnmatch.fnmatchcase(PurePath(path).as_posix(), self.file)
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "code": self.code, "pointer": self.pointer, "by": self.by, "note": self.note}
+
+
+SHEET_APPROVER = "GM承認"  # who approved, when a sheet's GM承認 row does not say
+
+
+def sheet_approvals(doc: Mapping[str, Any]) -> tuple[Approval, ...]:
+    """The approvals a document carries (its sheet's GM承認 table): each row names a code, a
+    pointer or both; rows naming neither are ignored."""
+    rows = doc.get("approvals")
+    out = []
+    for row in rows if isinstance(rows, list) else []:
+        if not isinstance(row, Mapping):
+            continue
+        code, ptr = row.get("code") or None, row.get("pointer") or None
+        if code is None and ptr is None:
+            continue
+        out.append(Approval("*", str(code).strip() if code else None, str(ptr).strip() if ptr else None,
+                            str(row.get("by") or SHEET_APPROVER), str(row.get("note") or ""), "sheet"))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -87,9 +108,6 @@ class HouseRules:
         if self.budget_all is not None:
             return self.budget_all, "budget.per_character"
         return None
-
-    def approval(self, path: str, code: str, pointer: str) -> Approval | None:
-        return next((a for a in self.approved if a.matches(path, code, pointer)), None)
 
     def to_dict(self) -> dict[str, Any]:
         return {"path": self.path, "name": self.name, "rules": dict(self.rules),

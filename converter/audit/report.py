@@ -31,6 +31,7 @@ class AuditMember:
     name: str | None
     player: str | None
     figure: float | None  # the party's figure (party.toml)
+    approvals: tuple[Any, ...] = ()  # the sheet's own GM承認 rows (house.Approval)
 
     @property
     def readable(self) -> bool:
@@ -68,7 +69,8 @@ def approval(finding: Finding) -> dict[str, str] | None:
     if by is None:
         return None
     return {"by": str(by), "note": str(finding.params.get("approved_note", "")),
-            "severity": str(finding.params.get("approved_severity", ""))}
+            "severity": str(finding.params.get("approved_severity", "")),
+            "from": str(finding.params.get("approved_from", "house"))}
 
 
 @dataclass
@@ -155,8 +157,10 @@ def build_audit_schema() -> dict[str, Any]:
     entry = props["files"]["items"]
     finding = entry["properties"]["findings"]["items"]
     finding["properties"]["approved"] = {
-        "type": "object", "required": ["by", "note", "severity"],
+        "type": "object", "required": ["by", "note", "severity", "from"],
         "properties": {"by": {"type": "string"}, "note": {"type": "string"},
+                       "from": {"enum": ["house", "sheet"],
+                                "description": "the house rules file, or the sheet's GM承認 table"},
                        "severity": {"enum": ["error", "warning", ""],
                                     "description": "the severity before the approval"}},
         "additionalProperties": False}

@@ -27,7 +27,7 @@ def schema_head(system: str, title: str) -> dict[str, Any]:
 def identity_properties(system: str, fmt: int) -> dict[str, Any]:
     """``system`` and ``format``: every document says what it is and which version wrote it;
     ``rules``: the rules readings it was made under (the options of docs/rules-*.md), as a sheet's ルール
-    cells hold them."""
+    cells hold them; ``approvals``: what the GM accepted."""
     from .options import option_declarations
 
     readings = {name: enum_schema(list(decl["values"]), dict(decl["values"]), title=decl["label"])
@@ -35,4 +35,14 @@ def identity_properties(system: str, fmt: int) -> dict[str, Any]:
     return {"system": {"const": system},
             "format": {"type": "integer", "minimum": 1, "maximum": fmt},
             "rules": {"type": "object", "title": "ルール選択（選択ルールの読み方）",
-                      "properties": readings, "additionalProperties": False}}
+                      "properties": readings, "additionalProperties": False},
+            "approvals": approvals_schema()}
+
+
+def approvals_schema() -> dict[str, Any]:
+    """``approvals``: findings the GM accepts for this document (the sheet's GM承認 table), each
+    named by its code, its pointer or both; the audit shows them as info lines with who approved."""
+    text = {"type": "string"}
+    return {"type": "array", "title": "GM承認（監査で認める指摘）",
+            "items": {"type": "object", "properties": {"code": text, "pointer": text, "by": text, "note": text},
+                      "additionalProperties": False}}

@@ -86,7 +86,7 @@ def test_over_house_budget_and_approval(tmp_path: Path) -> None:
     assert report.exit_code == 0 and report.approved == 1
     data = report.to_dict("ja")
     (shown,) = [f for f in data["files"][0]["findings"] if f["code"] == "AUDIT_OVER_HOUSE_BUDGET"]
-    assert shown["approved"] == {"by": "GM 佐藤", "note": "特例", "severity": "error"}
+    assert shown["approved"] == {"by": "GM 佐藤", "note": "特例", "severity": "error", "from": "house"}
     assert data["house"]["approved"][0]["by"] == "GM 佐藤"
 
 
@@ -205,3 +205,29 @@ def test_cli_exit_codes(tmp_path: Path, capsys) -> None:
     assert main(["audit", str(broken), "-o", str(tmp_path / "b.json"), "--no-annotated"]) == 2
     assert main(["audit", str(clean), "-o", str(tmp_path / "c.txt")]) == 2
     assert "c.txt" in capsys.readouterr().err
+
+
+def test_sheet_gm_approvals_round_trip_and_approve(tmp_path: Path) -> None:
+    """A sheet's GM承認 table (template version 3) carries approvals: written and read back, and
+    the audit turns the findings they name (a pointer covers what is under it) into info lines
+    saying they came from the sheet."""
+    from converter.sheets import read_sheet, write_sheet
+
+    doc = _doc("broken/pp/skill_9.json")
+    plain = audit_paths([_write(tmp_path, "plain.json", doc)])
+    errors = [f for m in plain.members for f in m.report.findings if f.level.value == "error"]
+    assert errors
+    target = errors[0]
+    parent = target.pointer.rsplit("/", 1)[0]
+    approvals = [{"pointer": parent, "by": "GM 佐藤", "note": "伝説の達人として"}]
+    sheet = write_sheet({**doc, "approvals": approvals}, tmp_path / "s.xlsx")
+    back, findings, _ = read_sheet(sheet)
+    assert back["approvals"] == approvals
+    approved_dir = tmp_path / "approved"
+    approved_dir.mkdir()
+    report = audit_paths([_write(approved_dir, "a.json", {**doc, "approvals": approvals})])
+    (after,) = [f for m in report.members for f in m.report.findings
+                if (f.code, f.pointer) == (target.code, target.pointer)]
+    assert after.level.value == "info" and after.params["approved_from"] == "sheet"
+    shown = [f for f in report.to_dict()["files"][0]["findings"] if f.get("approved")]
+    assert shown and shown[0]["approved"]["by"] == "GM 佐藤"

@@ -230,3 +230,15 @@ def test_the_docs_profile_examples_read_what_they_say(system: str, tmp_path: Pat
         assert doc["gear"] == {"model": "ファルケ", "stats": {"sensor": 5, "mobility": 2}}
         assert doc["skills"] == [{"id": "sixth_sense", "level": 1}]
     assert "unmapped" not in doc["extra"]["import"]
+
+
+def test_roster_stays_the_function_after_its_module_is_imported() -> None:
+    """`converter.roster` is the public function; importing the module that builds rosters (as
+    the audit does) must not replace it with a module."""
+    import importlib
+
+    import converter
+
+    importlib.import_module("converter.roster_table")
+    importlib.import_module("converter.audit.folder")
+    assert callable(converter.roster)

@@ -94,7 +94,7 @@ def test_template_names_every_field_and_records_its_identity():
         assert {f"up.stats.{sid}", f"up.stats.{sid}.cost"} <= names
     assert {"up.totals.computed", "up.totals.remainder", "mechasheet.template"} <= names
     sheet, ref = next(iter(wb.defined_names["mechasheet.template"].destinations))
-    assert wb[sheet][ref.replace("$", "")].value == "up/2"
+    assert wb[sheet][ref.replace("$", "")].value == "up/3"
     assert wb[load_layout("up").input_sheet].protection.sheet
 
 

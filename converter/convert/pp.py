@@ -54,7 +54,9 @@ def lift(doc: MappingType[str, Any]) -> Sheet:
             machine.weapons.append(Weapon(
                 name=str(w.get("name", "")), melee=melee, bands=bands or (("close",) if melee else ("short",)),
                 damage=Measure(w.get("damage", "L"), SYSTEM, "damage_class"),
-                accuracy=Measure(w["hit_target"], SYSTEM, "hit_target") if isinstance(w.get("hit_target"), int) else None,
+                # the main system's modifier helps every weapon's hit: one pip per point
+                accuracy=Measure(w["hit_target"] - int(m.get("main_system_modifier") or 0), SYSTEM, "hit_target")
+                if isinstance(w.get("hit_target"), int) else None,
                 penetration=Measure(w["penetration"], SYSTEM, "damage") if isinstance(w.get("penetration"), int) else None,
                 guided=bool(w.get("tracking")), notes=w.get("notes"), text=text, source=f"/machine/weapons/{k}"))
         for key, label in (("main_system", "メインシステム"), ("weight", "重量"), ("escape", "脱出機構")):

@@ -3,6 +3,7 @@ for every field, carry the source, and let the target's own engine price and che
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping as MappingType
@@ -96,10 +97,8 @@ def convert(document: MappingType[str, Any], to: str, mapping: Mapping | str | P
             return _finish(target, accounts.identity(to, leaves(carried.without_key(target)), RESTORED),
                            findings, document, catalog, check, attach=False)
         again = convert(held["source"], source_system, mp, catalog, check=False).document
-        changed = sorted(set(leaves(carried.without_key(again)).values.items())
-                         ^ set((k, v) for k, v in leaves(source).values.items()), key=str)
-        findings.append(Finding("CONVERT_EDITED", "/extra/" + carried.KEY,
-                                {"fields": sorted({k for k, _ in changed})[:20], "count": len({k for k, _ in changed})}))
+        fields = _changed(leaves(carried.without_key(again)).values, leaves(source).values)
+        findings.append(Finding("CONVERT_EDITED", "/extra/" + carried.KEY, {"fields": fields[:20], "count": len(fields)}))
     if source_system == to:
         target = leaves(source).rebuild()
         findings.append(Finding("CONVERT_SAME_SYSTEM", "", {"system": to}))
@@ -117,6 +116,12 @@ def convert(document: MappingType[str, Any], to: str, mapping: Mapping | str | P
         raise InputError("nothing of the document would be carried", "CONVERT_NOTHING_CARRIED",
                          source=source_system, target=to)
     return _finish(target, account, findings, document, catalog, check, attach=True)
+
+
+def _changed(before: MappingType[str, Any], after: MappingType[str, Any]) -> list[str]:
+    """The pointers whose value differs (or that one side lacks), in document order."""
+    return [p for p in dict.fromkeys([*before, *after]) if p not in before or p not in after
+            or json.dumps(before[p], sort_keys=True) != json.dumps(after[p], sort_keys=True)]
 
 
 def _finish(target: dict[str, Any], account: accounts.Account, findings: list[Finding],

@@ -98,7 +98,9 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
         doc["notes"] = sheet.notes
     if sheet.extra:
         doc["extra"] = dict(sheet.extra)
-    doc["budget"] = max(int(m.param("pp_budget")), _price(doc))
+    total = _price(doc)
+    doc["budget"] = max(int(m.param("pp_budget")), total)
+    doc["declared_total"] = total  # what the sheet writes back as its total
     return doc
 
 

@@ -156,6 +156,7 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
         doc["extra"] = dict(sheet.extra)
     total = _price(doc)
     doc["budget"] = total
+    doc["declared_total"] = total  # what the sheet writes back as its total
     nearest = min(BUDGET_CLASSES, key=lambda c: abs(c - total))
     low.find("CONVERT_BUDGET_CLASS", "/budget", total=total, nearest=nearest)
     return doc

@@ -33,7 +33,7 @@ def _convert_or_refused(doc: dict, to: str):
     try:
         return convert(doc, to, check=False)
     except InputError as exc:  # a pp character with no machine has no up unit
-        assert exc.code == "CONVERT_NO_MACHINE" and to == "up" and "machine" not in doc
+        assert exc.code == "CONVERT_NO_MACHINE" and to == "up" and not isinstance(doc.get("machine"), dict)
         return None
 
 

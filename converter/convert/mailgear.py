@@ -9,6 +9,7 @@ from __future__ import annotations
 from statistics import median
 from typing import Any, Mapping as MappingType
 
+from ..core.evaluation import round_half_up
 from ..rules.mailgear.tables import name_key, tables
 from .leaves import leaves
 from .mapping import Anchor
@@ -183,12 +184,12 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
                                   f"/gear/stats/{stat}", quantity, SYSTEM)
                        if src is not None and m.has_anchor(quantity, src.system) else int(std[stat][1]))
     mob = machine.stats.get("mobility")
-    stats["mobility"] = low.clamped(_half_up(pips(mob, m)) if mob else int(std["mobility"][1]), "/gear/stats/mobility", low=0)
+    stats["mobility"] = low.clamped(round_half_up(pips(mob, m)) if mob else int(std["mobility"][1]), "/gear/stats/mobility", low=0)
     move = machine.stats.get("move")
-    stats["move"] = low.clamped(_half_up(grid(move, m)) if move else int(std["move"][1]), "/gear/stats/move", low=0)
+    stats["move"] = low.clamped(round_half_up(grid(move, m)) if move else int(std["move"][1]), "/gear/stats/move", low=0)
     guard = machine.stats.get("guard")
     if guard is not None:
-        stats["guard"] = low.clamped(_half_up(pips(guard, m)), "/gear/stats/guard", low=0)
+        stats["guard"] = low.clamped(round_half_up(pips(guard, m)), "/gear/stats/guard", low=0)
     else:
         stats["guard"] = int(std["guard"][1] if machine.shield else std["guard"][0])
     for stat in ("sensor", "capacity", "counter"):
@@ -197,7 +198,7 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
         reaching = [w for w in machine.weapons if shared in w.bands and w.accuracy is not None]
         if reaching:
             best = max(pips(w.accuracy, m) + (2 if w.guided else 0) for w in reaching)
-            stats[band] = low.clamped(_half_up(std[band][1] + best), f"/gear/stats/{band}", low=0)
+            stats[band] = low.clamped(round_half_up(std[band][1] + best), f"/gear/stats/{band}", low=0)
         else:
             stats[band] = int(std[band][0])
     order = ("sensor", "mobility", "cr", "sr", "mr", "lr", "guard", "counter", "durability", "energy",
@@ -229,21 +230,15 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     return doc
 
 
-def _half_up(value: float) -> int:
-    from ..core.evaluation import round_half_up
-
-    return round_half_up(value)
-
-
 def _weapon(w: Weapon, k: int, output: int, low: Lowering) -> dict[str, Any]:
     m = low.mapping
     bands = [SHARED_TO_BAND[b] for b in ("close", "short", "medium", "long") if b in w.bands] or ["lr"]
-    extra = _half_up(share(w.damage, m) * m.anchor("durability", SYSTEM).values[1]) - int(m.param("mailgear_roll_mean")) - output
+    extra = round_half_up(share(w.damage, m) * m.anchor("durability", SYSTEM).values[1]) - int(m.param("mailgear_roll_mean")) - output
     out: dict[str, Any] = {"kind": "weapon", "name": w.name or "武器", "bands": bands,
                            "extra_damage": low.clamped(extra, f"/equipment/{k}/extra_damage", low=0)}
     usage = w.usage or {}
     if usage.get("type") == "en":
-        out["energy"] = min(4, max(1, _half_up(usage["amount"] / 10)))
+        out["energy"] = min(4, max(1, round_half_up(usage["amount"] / 10)))
     elif usage.get("type") == "ammo":
         out["uses"] = int(usage["amount"])
     notes = "; ".join([*([w.notes] if w.notes else []), *w.text])

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping as MappingType
+from typing import Any
 
 from ..core.errors import InputError
 
@@ -175,12 +175,3 @@ def _override(mapping: Mapping, path: Path) -> Mapping:
     out = replace(mapping.with_anchors(anchors), parameters=params)
     out.origins = [*mapping.origins, str(path)]
     return out
-
-
-def anchors_table(mapping: Mapping, systems: tuple[str, ...] = SYSTEMS) -> list[Anchor]:
-    """The anchors a conversion between ``systems`` reads, in the file's order."""
-    return [a for a in mapping.anchors if a.system in systems]
-
-
-def param_note(mapping: Mapping, name: str) -> MappingType[str, str]:
-    return mapping.parameter_notes[name]

@@ -64,6 +64,14 @@ def import_paths(paths: Iterable[str | Path], outdir: str | Path | None = None, 
     return import_files(paths, outdir, system=system, jobs=jobs, templates=templates)
 
 
+def convert(document: Mapping[str, Any], to: str, mapping: Any = None, catalog: Any = None):
+    """``document`` (of any system) converted into ``to``'s system through the common model: a
+    :class:`~converter.convert.Conversion` (the document, its account, the target's check)."""
+    from .convert import convert as _convert
+
+    return _convert(document, to=to, mapping=mapping, catalog=catalog)
+
+
 def roster(paths: Iterable[str | Path], *, system: str | None = None, jobs: int = 1):
     """The roster of the workbooks at ``paths`` as a pandas DataFrame: file, sheet, system, name,
     player, confidence, computed and declared totals, budget, errors, warnings, unmapped cells."""
@@ -75,5 +83,5 @@ def roster(paths: Iterable[str | Path], *, system: str | None = None, jobs: int 
 __all__ = ["CatalogError", "CostLine", "Derived", "Evaluation", "Finding", "InputError",
            "MechasheetError", "Origin", "OutputError", "Roll", "RuleOptionError", "RuleTableError",
            "Severity", "Source", "System", "__version__", "catalog", "check_document", "check_path",
-           "check_paths", "evaluate", "get_system", "import_paths", "resolve_options", "roster",
+           "check_paths", "convert", "evaluate", "get_system", "import_paths", "resolve_options", "roster",
            "system_ids"]

@@ -122,6 +122,14 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     shared(rd, "force", output=("DOC.json", "read_output"))
 
     shared(command("rules"))
+
+    cv = command("convert")
+    cv.add_argument("src", metavar="SRC", help=t["convert_src"])
+    cv.add_argument("--to", required=True, choices=("up", "mailgear", "pp"), help=t["convert_to"])
+    shared(cv, "force", output=("OUT.json|OUT.xlsx", "convert_output"))
+    cv.add_argument("--mapping", metavar="FILE", help=t["convert_mapping"])
+    cv.add_argument("--catalog", metavar="FILE", help=t["convert_catalog"])
+    cv.add_argument("--format", choices=("text", "json"), default="text", help=t["convert_format"])
     return p
 
 
@@ -479,7 +487,34 @@ def _cmd_read(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if any(f.level.value == "error" for f in findings) else EXIT_OK
 
 
-COMMANDS = {"check": _cmd_check, "import": _cmd_import, "audit": _cmd_audit, "schema": _cmd_schema, "rules": _cmd_rules,
+def _cmd_convert(args: argparse.Namespace) -> int:
+    """Convert SRC into --to's system: the account printed, the document written with -o; exit 1
+    when the target's engine finds errors (decisions the GM must make first)."""
+    from .convert import convert
+    from .convert.files import load_catalog, read_document, render_text, write_output
+    from .io.files import refuse_inputs
+
+    inputs = [p for p in (args.src, args.mapping, args.catalog) if p]
+    if args.output:
+        refuse_inputs(args.output, inputs)
+    doc, own_catalog = read_document(args.src)
+    catalog = load_catalog(args.catalog) or own_catalog
+    result = convert(doc, to=args.to, mapping=args.mapping, catalog=catalog)
+    written = write_output(result, args.output, inputs, args.force, catalog) if args.output else None
+    t = texts(args.lang)
+    if args.format == "json":
+        out = {"conversion": result.to_dict(args.lang), "output": str(written) if written else None}
+        if written is None:
+            out["document"] = result.document
+        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(render_text(result, args.lang))
+        sys.stdout.write((t["convert_written"].format(path=written) if written else t["convert_not_written"]) + "\n")
+    return EXIT_OK if result.report is None or result.report.valid else EXIT_FINDINGS
+
+
+COMMANDS = {"convert": _cmd_convert, "check": _cmd_check, "import": _cmd_import, "audit": _cmd_audit,
+            "schema": _cmd_schema, "rules": _cmd_rules,
             "template": _cmd_template, "write": _cmd_write, "read": _cmd_read}
 
 

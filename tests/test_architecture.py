@@ -105,3 +105,38 @@ def test_the_checker_imports_no_reader() -> None:
     bad = {m: sorted(i for i in imported if i.startswith(forbidden))
            for m, imported in GRAPH.items() if m.startswith("converter.check")}
     assert {m: v for m, v in bad.items() if v} == {}
+
+
+def _top_level_imports(path: Path) -> set[str]:
+    """The converter modules ``path`` imports at module level (not inside a function)."""
+    module = _module(path)
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    out: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                target = ".".join(base[: len(base) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.startswith("converter"):
+                out.add(target)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith("converter"))
+    return out
+
+
+def test_convert_imports_core_and_rules_at_module_level() -> None:
+    """converter.convert imports core, rules and itself at module level; io, sheets and check
+    only inside the functions of its front end (files.py) and the target's check."""
+    allowed = ("converter.core", "converter.rules", "converter.convert")
+    bad = {m: sorted(i for i in _top_level_imports(p) if not i.startswith(allowed))
+           for m, p in MODULES.items() if m.startswith("converter.convert")}
+    assert {m: v for m, v in bad.items() if v} == {}
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_each_systems_lift_and_lower_read_only_its_own_rules(system: str) -> None:
+    """converter/convert/<system>.py imports its own system's rules, never another's."""
+    others = tuple(f"converter.rules.{s}" for s in SYSTEMS if s != system)
+    assert sorted(i for i in GRAPH[f"converter.convert.{system}"] if i.startswith(others)) == []

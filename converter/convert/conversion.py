@@ -1,0 +1,144 @@
+"""One conversion: lift the source into the common model, lower it into the target, account
+for every field, carry the source, and let the target's own engine price and check the result."""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping as MappingType
+
+from ..core.errors import InputError
+from ..core.findings import Finding
+from . import account as accounts
+from . import carried, mailgear, pp, up
+from .leaves import leaves
+from .mapping import SYSTEMS, Mapping, Row, load_mapping
+from .model import Sheet
+from .units import Lowering
+
+LIFT: dict[str, Callable[[MappingType[str, Any]], Sheet]] = {"up": up.lift, "mailgear": mailgear.lift, "pp": pp.lift}
+LOWER: dict[str, Callable[[Sheet, Lowering], dict[str, Any]]] = {"up": up.lower, "mailgear": mailgear.lower,
+                                                                 "pp": pp.lower}
+SAME = Row((), (), "exact", "同じシステム: そのまま", "the same system: as it is", "proposal")
+RESTORED = Row((), (), "exact", "運ばれてきた元文書をそのまま戻す（変換後に編集なし）",
+               "the carried source restored as it was (not edited since)", "proposal")
+#: the kinds that carry something of the source into the target
+CARRYING = ("exact", "scaled", "approximated")
+#: fields every document has, which alone carry nothing
+BOOKKEEPING = ("/system", "/format", "/notes")
+
+
+@dataclass
+class Conversion:
+    """The converted document, its account, the conversion's findings, and the target engine's
+    check of the result (its findings are decisions for the GM)."""
+
+    document: dict[str, Any]
+    account: accounts.Account
+    findings: list[Finding] = field(default_factory=list)
+    report: Any = None  # the target's FileReport
+
+    @property
+    def source_system(self) -> str:
+        return self.account.source_system
+
+    @property
+    def target_system(self) -> str:
+        return self.account.target_system
+
+    @property
+    def checked(self) -> list[Finding]:
+        return list(self.report.findings) if self.report is not None else []
+
+    @property
+    def total(self) -> int | None:
+        return self.report.computed if self.report is not None else None
+
+    def to_dict(self, lang: str = "ja") -> dict[str, Any]:
+        return {"from": self.source_system, "to": self.target_system, "total": self.total,
+                "valid": self.report.valid if self.report is not None else None,
+                "findings": [f.to_dict(lang) for f in self.findings],
+                "target_findings": [f.to_dict(lang) for f in self.checked],
+                "account": self.account.to_dict(lang)}
+
+
+def _system(value: Any, what: str) -> str:
+    if value not in SYSTEMS:
+        raise InputError(f"{what}: {value!r} is not one of {', '.join(SYSTEMS)}", "CONVERT_UNKNOWN_SYSTEM",
+                         value=value, known=list(SYSTEMS))
+    return value
+
+
+def _mapping(mapping: Mapping | str | Path | None) -> Mapping:
+    return mapping if isinstance(mapping, Mapping) else load_mapping(mapping)
+
+
+def convert(document: MappingType[str, Any], to: str, mapping: Mapping | str | Path | None = None,
+            catalog: Any = None, *, check: bool = True) -> Conversion:
+    """``document`` (of any system) as a document of ``to``; ``mapping`` overrides the packaged
+    anchors (a :class:`Mapping` or a TOML file), ``catalog`` is the group's mailgear catalog."""
+    source_system = _system(document.get("system"), "the document's system")
+    _system(to, "--to")
+    mp = _mapping(mapping)
+    findings: list[Finding] = []
+    if "mailgear" in (source_system, to):
+        found = mailgear.anchors_from_catalog(catalog) if catalog is not None else []
+        if found:
+            mp = mp.with_anchors(found)
+        else:
+            findings.append(Finding("CONVERT_EXAMPLE_CATALOG", "", {"given": catalog is not None}))
+    source = carried.without_key(document)
+    held = carried.carried(document)
+    if held is not None and held.get("from") == to and to != source_system:
+        if carried.unedited(document):
+            target = copy.deepcopy(dict(held["source"]))
+            findings.append(Finding("CONVERT_RESTORED", "/extra/" + carried.KEY, {"system": to}))
+            return _finish(target, accounts.identity(to, leaves(carried.without_key(target)), RESTORED),
+                           findings, document, catalog, check, attach=False)
+        again = convert(held["source"], source_system, mp, catalog, check=False).document
+        fields = _changed(leaves(carried.without_key(again)).values, leaves(source).values)
+        findings.append(Finding("CONVERT_EDITED", "/extra/" + carried.KEY, {"fields": fields[:20], "count": len(fields)}))
+    if source_system == to:
+        target = leaves(source).rebuild()
+        findings.append(Finding("CONVERT_SAME_SYSTEM", "", {"system": to}))
+        return _finish(target, accounts.identity(to, leaves(source), SAME), findings, document, catalog, check,
+                       attach=False)
+    sheet = LIFT[source_system](source)
+    if sheet.machine is None and to == "up":
+        raise InputError(f"{source.get('name', '')}: a pp character with no machine has nothing to convert into an up unit",
+                         "CONVERT_NO_MACHINE", name=source.get("name", ""))
+    low = Lowering(mp, mailgear._raw(catalog))
+    target = LOWER[to](sheet, low)
+    findings.extend(low.findings)
+    account = accounts.build(mp, source_system, to, leaves(source), leaves(target))
+    if not any(e.kind in CARRYING and e.pointer not in BOOKKEEPING for e in account.source):
+        raise InputError("nothing of the document would be carried", "CONVERT_NOTHING_CARRIED",
+                         source=source_system, target=to)
+    return _finish(target, account, findings, document, catalog, check, attach=True)
+
+
+def _changed(before: MappingType[str, Any], after: MappingType[str, Any]) -> list[str]:
+    """The pointers whose value differs (or that one side lacks), in document order."""
+    return [p for p in dict.fromkeys([*before, *after]) if p not in before or p not in after
+            or json.dumps(before[p], sort_keys=True) != json.dumps(after[p], sort_keys=True)]
+
+
+def _finish(target: dict[str, Any], account: accounts.Account, findings: list[Finding],
+            source: MappingType[str, Any], catalog: Any, check: bool, *, attach: bool) -> Conversion:
+    if attach:
+        carried.attach(target, source, account.to_dict("ja"))
+    report = _check(target, catalog) if check else None
+    return Conversion(target, account, findings, report)
+
+
+def _check(doc: MappingType[str, Any], catalog: Any):
+    """The target's own check (schema and engine) of the converted document."""
+    from ..check import check_document
+
+    context = {}
+    if catalog is not None and doc.get("system") == "mailgear":
+        from ..rules.mailgear.catalog import as_catalog
+
+        context["catalog"] = as_catalog(catalog)
+    return check_document(dict(doc), None, "", context)

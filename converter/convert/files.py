@@ -1,0 +1,94 @@
+"""The CLI's front end for a conversion: a sheet or JSON document read, the result written as
+.json or .xlsx (atomically, never over an input), the account rendered as text.
+
+io and sheets are imported inside the functions that need them (the package imports core and
+rules only at module level).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import InputError
+from ..core.findings import Finding
+from ..core.texts import texts
+from .conversion import Conversion
+
+SHEET_SUFFIXES = (".xlsx", ".xlsm")
+OUTPUT_SUFFIXES = (".json", *SHEET_SUFFIXES)
+
+
+def read_document(path: str | Path) -> tuple[dict[str, Any], Any]:
+    """(the document, the catalog its workbook holds if any) of a JSON file or one of our sheets."""
+    p = Path(path)
+    if p.suffix.lower() in SHEET_SUFFIXES:
+        from ..sheets import read_workbook
+
+        got = read_workbook(p)
+        return got.document, got.context.get("catalog")
+    from ..io.files import load_json_document
+
+    return load_json_document(p), None
+
+
+def load_catalog(path: str | Path | None) -> Any:
+    if not path:
+        return None
+    from ..io.context import load_catalog as _load
+
+    return _load(path)
+
+
+def write_output(conversion: Conversion, path: str | Path, inputs: list[str], force: bool = False,
+                 catalog: Any = None) -> Path:
+    """The converted document as JSON or as the target's filled template, written whole or not
+    at all, never replacing an input."""
+    from ..io.files import dump_document, write_atomic
+
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in OUTPUT_SUFFIXES:
+        raise InputError(f"{p}: the output must end in {', '.join(OUTPUT_SUFFIXES)}", "CONVERT_OUTPUT_SUFFIX",
+                         file=str(p), allowed=list(OUTPUT_SUFFIXES))
+    if suffix == ".json":
+        return write_atomic(p, dump_document(conversion.document), force, inputs=inputs)
+    from ..sheets import sheet_bytes
+
+    context = {"catalog": catalog} if catalog is not None and conversion.target_system == "mailgear" else None
+    return write_atomic(p, sheet_bytes(conversion.document, None, context), force, inputs=inputs)
+
+
+def _finding_line(f: Finding, lang: str) -> str:
+    where = f" {f.pointer}" if f.pointer else ""
+    return f"  [{f.level.value}]{where} {f.message(lang)}\n"
+
+
+def render_text(conversion: Conversion, lang: str = "ja") -> str:
+    """The account as a terminal reads it: anchors, every source and target field with its kind,
+    the conversion's findings, the target engine's findings and the GM's decisions."""
+    t = texts(lang)
+    acc = conversion.account
+    out = [t["convert_heading"].format(source=acc.source_system, target=acc.target_system) + "\n"]
+    if acc.anchors:
+        out.append(t["convert_anchors"] + "\n")
+        for a in acc.anchors:
+            values = " / ".join(f"{v:g}" for v in a.values)
+            out.append(f"  {a.system:<8} {a.quantity:<10} {a.field:<32} {values}  ({a.source})\n")
+    for side in ("source", "target"):
+        counts = ", ".join(f"{t['convert_kind_' + k]} {n}" for k, n in acc.counts(side).items())
+        out.append(t[f"convert_{side}_fields"].format(counts=counts) + "\n")
+        for e in acc.source if side == "source" else acc.target:
+            how = e.row.how(lang) if e.row is not None else t["convert_unlisted"]
+            out.append(f"  {t['convert_kind_' + e.kind]:<6} {e.pointer}  {how}\n")
+    if conversion.findings:
+        out.append(t["convert_findings"] + "\n")
+        out.extend(_finding_line(f, lang) for f in conversion.findings)
+    checked = [f for f in conversion.checked if f.level.value != "info"]
+    total = conversion.total
+    out.append(t["convert_checked"].format(system=acc.target_system,
+                                           total="—" if total is None else total, count=len(checked)) + "\n")
+    out.extend(_finding_line(f, lang) for f in checked)
+    if acc.decisions:
+        out.append(t["convert_decisions"] + "\n")
+        out.extend(f"  {k}. {d['en' if lang == 'en' else 'ja']}\n" for k, d in enumerate(acc.decisions, 1))
+    return "".join(out)

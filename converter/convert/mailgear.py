@@ -1,0 +1,276 @@
+"""mailgear (seed 001): a pilot and gear lifted into the common model and lowered from it; the
+anchors a group's catalog gives.
+
+Imports mailgear's own rules only. The seed gives no gear numbers: every mailgear anchor comes
+from the catalog in use (``anchors_from_catalog``).
+"""
+from __future__ import annotations
+
+from statistics import median
+from typing import Any, Mapping as MappingType
+
+from ..core.evaluation import round_half_up
+from ..rules.mailgear.tables import name_key, tables
+from .leaves import leaves
+from .mapping import Anchor
+from .model import Machine, Measure, Pilot, Sheet, Weapon
+from .skills import from_pp
+from .units import Lowering, grid, mean_grade, pips, share
+
+SYSTEM = "mailgear"
+#: mailgear's bands and the shared bands of the model (seed 001:89-97 name them like pp's)
+BAND_OF = {"cr": "close", "sr": "short", "mr": "medium", "lr": "long"}
+SHARED_TO_BAND = {v: k for k, v in BAND_OF.items()}
+RANK_ORDER = ("E", "D", "C", "B", "A", "S")
+_QUANTITY = {"durability": "durability", "energy": "energy", "output": "power", "mobility": "mobility",
+             "move": "move", "guard": "guard", "sensor": "sensor", "capacity": "capacity", "counter": "counter",
+             "cr": "cr", "sr": "sr", "mr": "mr", "lr": "lr"}
+SHIELD, BARRIERS = "シールド", ("チャフ・キャンセラー", "マグネット・バリア")
+
+
+def _raw(catalog: Any) -> MappingType[str, Any] | None:
+    """A catalog's data, whether given as data or as the rules' parsed Catalog."""
+    if catalog is None:
+        return None
+    raw = getattr(catalog, "raw", catalog)
+    return raw if isinstance(raw, MappingType) else None
+
+
+def anchors_from_catalog(catalog: Any) -> list[Anchor]:
+    """Floor, standard and peak of each gear stat over the catalog's models: the lowest rank's
+    minimum, the middle rank's median, the top rank's maximum; and a weapon's mean damage
+    (7 + output + extra) from the same. Empty when the catalog has no models."""
+    raw = _raw(catalog) or {}
+    models = [m for m in raw.get("models") or [] if isinstance(m, dict) and isinstance(m.get("ranks"), dict)]
+    ranks = sorted({r for m in models for r in m["ranks"] if r in RANK_ORDER}, key=RANK_ORDER.index)
+    if not ranks:
+        return []
+    low, mid, top = ranks[0], ranks[(len(ranks) - 1) // 2], ranks[-1]
+
+    def at(rank: str, stat: str) -> list[float]:
+        return [m["ranks"][rank][stat] for m in models if isinstance(m["ranks"].get(rank), dict)
+                and isinstance(m["ranks"][rank].get(stat), (int, float))]
+
+    name = str(raw.get("name", "catalog"))
+    out = []
+    for stat, quantity in _QUANTITY.items():
+        lo, mi, hi = at(low, stat), at(mid, stat), at(top, stat)
+        if lo and mi and hi and min(lo) < median(mi) < max(hi):
+            out.append(Anchor(quantity, SYSTEM, f"/gear/stats/{stat}", (min(lo), median(mi), max(hi)),
+                              f"catalog: {name}"))
+    extras = [w["extra_damage"] for w in raw.get("weapons") or [] if isinstance(w, dict)
+              and isinstance(w.get("extra_damage"), (int, float))]
+    outputs = {a.quantity: a.values for a in out}
+    if extras and "power" in outputs:
+        lo, mi, hi = outputs["power"]
+        values = (7 + lo + min(extras), 7 + mi + median(extras), 7 + hi + max(extras))
+        if values[0] < values[1] < values[2]:
+            out.append(Anchor("damage", SYSTEM, "/equipment/*/extra_damage", values, f"catalog: {name}"))
+    return out
+
+
+def skill_levels(doc: MappingType[str, Any]) -> dict[str, int]:
+    """The pilot's skills by id (a sheet may name them by label or synonym)."""
+    t = tables()
+    out: dict[str, int] = {}
+    for s in doc.get("skills") or []:
+        if isinstance(s, dict):
+            sid = s.get("id") if s.get("id") in t.skills else t.skill_id(s.get("name", ""))
+            if sid and isinstance(s.get("level"), int):
+                out[sid] = max(out.get(sid, 0), s["level"])
+    return out
+
+
+def effective_stats(doc: MappingType[str, Any]) -> dict[str, float]:
+    """The gear's base stats plus its custom boosts and its options' stat effects; never the
+    written derived values, which already hold the pilot's skills (no double counting)."""
+    t = tables()
+    gear = doc.get("gear") if isinstance(doc.get("gear"), dict) else {}
+    stats = {k: v for k, v in (gear.get("stats") or {}).items() if isinstance(v, (int, float))}
+    for boost in gear.get("boosts") or []:
+        if boost in stats:
+            stats[boost] += t.custom_boosts.get(boost, 0)
+    for item in doc.get("equipment") or []:
+        for e in (item.get("effects") or []) if isinstance(item, dict) else []:
+            sid = t.stat_id(e.get("stat", "")) if isinstance(e, dict) else None
+            if sid in stats and isinstance(e.get("amount"), (int, float)):
+                stats[sid] += e["amount"]
+    return stats
+
+
+def lift(doc: MappingType[str, Any]) -> Sheet:
+    t = tables()
+    p = doc.get("pilot") if isinstance(doc.get("pilot"), dict) else {}
+    skills = skill_levels(doc)
+    pilot = Pilot(name=p.get("name"), system=SYSTEM, player=p.get("player"), skills=skills,
+                  pool=skills.get("miracle"))
+    gear = doc.get("gear") if isinstance(doc.get("gear"), dict) else {}
+    stats = effective_stats(doc)
+    machine = Machine(name=str(gear.get("model", "")))
+    for stat, quantity in _QUANTITY.items():
+        if stat in stats:
+            measure = Measure(stats[stat], SYSTEM, quantity, f"/gear/stats/{stat}")
+            if stat in BAND_OF:
+                machine.bands[BAND_OF[stat]] = measure
+            elif stat in ("durability", "energy", "output", "mobility", "move", "guard"):
+                machine.stats[quantity] = measure
+    for stat, label in (("sensor", "センサー"), ("energy", "エネルギー"), ("capacity", "キャパシティ"),
+                        ("counter", "カウンター")):
+        if stat in stats:
+            machine.text.append(f"{label}{stats[stat]:g}")
+    if gear.get("rank"):
+        machine.text.append(f"ランク{gear['rank']}")
+    output = stats.get("output", 0)
+    for k, item in enumerate(doc.get("equipment") or []):
+        if not isinstance(item, dict):
+            continue
+        name = str(item.get("name", ""))
+        if item.get("kind") == "weapon":
+            bands = tuple(BAND_OF[b] for b in ("cr", "sr", "mr", "lr") if b in (item.get("bands") or []))
+            best = max((machine.bands[b] for b in bands if b in machine.bands), key=lambda x: x.value, default=None)
+            text = [f"{label}{item[key]}" for key, label in (("energy", "消費エネルギー"), ("uses", "回数"),
+                                                             ("slots", "スロット"), ("durability", "耐久"))
+                    if item.get(key) is not None]
+            machine.weapons.append(Weapon(
+                name=name, melee=bands == ("close",), bands=bands or ("close",),
+                damage=Measure(7 + output + int(item.get("extra_damage", 0) or 0), SYSTEM, "damage"),
+                accuracy=best, usage={"energy": item.get("energy"), "uses": item.get("uses")},
+                notes=item.get("notes"), text=text, source=f"/equipment/{k}"))
+        else:
+            machine.shield |= name_key(name) == name_key(SHIELD)
+            machine.barrier |= name_key(name) in {name_key(b) for b in BARRIERS}
+            effects = [e.get("text") or e.get("skill") or e.get("stat") for e in item.get("effects") or []
+                       if isinstance(e, dict)]
+            machine.text.append(name + (f"（{'・'.join(str(e) for e in effects if e)}）" if any(effects) else ""))
+    pilot.labels = {sid: t.skills[sid].label for sid in skills}
+    if p.get("military_rank"):
+        pilot.text.append(str(p["military_rank"]))
+    return Sheet(SYSTEM, leaves(doc), pilot=pilot, machine=machine, notes=doc.get("notes"),
+                 extra=dict(doc.get("extra") or {}))
+
+
+def _catalog_option(raw: MappingType[str, Any] | None, name: str) -> MappingType[str, Any] | None:
+    for row in (raw or {}).get("options") or []:
+        if isinstance(row, dict) and name_key(str(row.get("name", ""))) == name_key(name):
+            return row
+    return None
+
+
+def _first(raw: MappingType[str, Any] | None, table: str, key: str, default: str) -> str:
+    rows = [r for r in (raw or {}).get(table) or [] if isinstance(r, dict) and key in r]
+    return str(rows[0][key]) if rows else default
+
+
+def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
+    """A pilot and gear from the model: gear stats by grade, pip and grid against the catalog's
+    anchors, band stats from the weapons' accuracy, weapons' extra damage by share."""
+    t, m, raw = tables(), low.mapping, _raw(low.catalog)
+    machine = sheet.machine or Machine(name="（未定）")
+    pilot_in = sheet.pilot
+    name = pilot_in.name if pilot_in is not None and pilot_in.name else f"{machine.name}のパイロット"
+    pilot: dict[str, Any] = {"name": name}
+    if pilot_in is not None and pilot_in.player:
+        pilot["player"] = pilot_in.player
+    pilot.update({"experience": 0, "rank_points": 0, "level": _first(raw, "levels", "level", "E")})
+    std = {a.field.rsplit("/", 1)[-1]: a.values for a in m.anchors if a.system == SYSTEM and a.field.startswith("/gear/stats/")}
+    stats: dict[str, int] = {}
+    durability = [x for x in machine.stats.values() if x.quantity == "durability"]
+    g = mean_grade(durability, m)
+    stats["durability"] = low.scaled(m.at_grade(g, "durability", SYSTEM), "/gear/stats/durability", "durability", SYSTEM) \
+        if g is not None else int(std["durability"][1])
+    for stat, quantity in (("energy", "energy"), ("output", "power")):
+        src = machine.stats.get(quantity)
+        stats[stat] = (low.scaled(m.at_grade(m.grade(src.value, quantity, src.system, src.field), quantity, SYSTEM),
+                                  f"/gear/stats/{stat}", quantity, SYSTEM)
+                       if src is not None and m.has_anchor(quantity, src.system) else int(std[stat][1]))
+    mob = machine.stats.get("mobility")
+    stats["mobility"] = low.clamped(round_half_up(pips(mob, m)) if mob else int(std["mobility"][1]), "/gear/stats/mobility", low=0)
+    move = machine.stats.get("move")
+    stats["move"] = low.clamped(round_half_up(grid(move, m)) if move else int(std["move"][1]), "/gear/stats/move", low=0)
+    guard = machine.stats.get("guard")
+    if guard is not None:
+        stats["guard"] = low.clamped(round_half_up(pips(guard, m)), "/gear/stats/guard", low=0)
+    else:
+        stats["guard"] = int(std["guard"][1] if machine.shield else std["guard"][0])
+    for stat in ("sensor", "capacity", "counter"):
+        stats[stat] = int(std[stat][1])
+    for band, shared in BAND_OF.items():
+        reaching = [w for w in machine.weapons if shared in w.bands and w.accuracy is not None]
+        if reaching:
+            best = max(pips(w.accuracy, m) + (2 if w.guided else 0) for w in reaching)
+            stats[band] = low.clamped(round_half_up(std[band][1] + best), f"/gear/stats/{band}", low=0)
+        else:
+            stats[band] = int(std[band][0])
+    order = ("sensor", "mobility", "cr", "sr", "mr", "lr", "guard", "counter", "durability", "energy",
+             "capacity", "output", "move")
+    gear = {"model": machine.name or "（未定）", "rank": _first(raw, "gear_ranks", "rank", "E"),
+            "stats": {k: stats[k] for k in order}}
+    skills = _skills_from(pilot_in, machine, low) if pilot_in is not None and pilot_in.system == "pp" else []
+    if not skills:
+        low.find("CONVERT_EMPTY_PILOT", "/pilot", system=SYSTEM)
+    doc: dict[str, Any] = {"system": SYSTEM, "format": 1}
+    if raw and raw.get("name"):
+        doc["catalog"] = raw["name"]
+    doc.update({"pilot": pilot, "skills": skills, "gear": gear})
+    items = [_weapon(w, k, stats["output"], low) for k, w in enumerate(machine.weapons)]
+    if machine.shield:
+        items.append(_option(raw, SHIELD, {"arm": "left"}))
+    if machine.barrier:
+        items.append(_option(raw, BARRIERS[0], {}))
+    slots, kept, left = int(m.param("mailgear_slots")), [], []
+    for item in items:
+        (kept if sum(i.get("slots", 1) for i in kept) + item.get("slots", 1) <= slots else left).append(item)
+    if left:
+        low.find("CONVERT_SLOTS_FULL", "/equipment", slots=slots, names=[i["name"] for i in left])
+    doc["equipment"] = kept  # required, even empty
+    if sheet.notes is not None:
+        doc["notes"] = sheet.notes
+    if sheet.extra:
+        doc["extra"] = dict(sheet.extra)
+    return doc
+
+
+def _weapon(w: Weapon, k: int, output: int, low: Lowering) -> dict[str, Any]:
+    m = low.mapping
+    bands = [SHARED_TO_BAND[b] for b in ("close", "short", "medium", "long") if b in w.bands] or ["lr"]
+    extra = round_half_up(share(w.damage, m) * m.anchor("durability", SYSTEM).values[1]) - int(m.param("mailgear_roll_mean")) - output
+    out: dict[str, Any] = {"kind": "weapon", "name": w.name or "武器", "bands": bands,
+                           "extra_damage": low.clamped(extra, f"/equipment/{k}/extra_damage", low=0)}
+    usage = w.usage or {}
+    if usage.get("type") == "en":
+        out["energy"] = min(4, max(1, round_half_up(usage["amount"] / 10)))
+    elif usage.get("type") == "ammo":
+        out["uses"] = int(usage["amount"])
+    notes = "; ".join([*([w.notes] if w.notes else []), *w.text])
+    if notes:
+        out["notes"] = notes
+    return out
+
+
+def _option(raw: MappingType[str, Any] | None, name: str, extra: dict[str, Any]) -> dict[str, Any]:
+    """An option as the catalog lists it (its durability, uses, effects), else by name alone."""
+    row = _catalog_option(raw, name) or {}
+    out: dict[str, Any] = {"kind": "option", "name": name, **extra}
+    for key in ("durability", "uses", "energy"):
+        if key in row:
+            out[key] = row[key]
+    out["effects"] = [dict(e) for e in row.get("effects") or []] or [{"text": name}]
+    return out
+
+
+def _skills_from(pilot: Pilot, machine: Machine, low: Lowering) -> list[dict[str, Any]]:
+    """A pp character's skills as mailgear's (the skill table backwards), each held at its
+    maximum with a finding; CB − 3 as ミラクル; a feat named like a mailgear skill as that skill."""
+    t = tables()
+    ranged = [b for w in machine.weapons if not w.melee for b in w.bands]
+    levels = from_pp(pilot.skills, ranged, low.mapping)
+    if pilot.pool is not None and pilot.pool - int(low.mapping.param("pp_combat_boost_start")) > 0:
+        levels["miracle"] = pilot.pool - int(low.mapping.param("pp_combat_boost_start"))
+    for name, level in pilot.perks:
+        sid = t.skill_id(name.split(" Lv")[0])
+        if sid and sid not in levels:
+            levels[sid] = level or 1
+    out = []
+    for k, (sid, level) in enumerate(levels.items()):
+        out.append({"id": sid, "level": low.clamped(level, f"/skills/{k}/level", high=t.skills[sid].max_level)})
+    return out

@@ -1,0 +1,177 @@
+"""The anchors, parameters and per-direction tables of ``mapping.toml``, a user's overrides
+(``--mapping FILE``) applied, and the one scaling rule every lowering uses (the grade).
+
+Standard library only: the file is read here, the conversions read the :class:`Mapping`.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import InputError
+
+SYSTEMS = ("up", "mailgear", "pp")
+KINDS = ("exact", "scaled", "approximated", "dropped", "defaulted", "derived")
+#: a user's file may set these tables, nothing else
+OVERRIDABLE = ("parameters", "anchors")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a direction's table: the fields it reads and writes, how, and on what authority."""
+
+    sources: tuple[str, ...]
+    targets: tuple[str, ...]
+    kind: str
+    ja: str
+    en: str
+    source: str
+
+    def how(self, lang: str) -> str:
+        return self.en if lang == "en" else self.ja
+
+
+@dataclass(frozen=True)
+class Anchor:
+    quantity: str
+    system: str
+    field: str
+    values: tuple[float, float, float]  # floor, standard, peak
+    source: str
+
+
+@dataclass
+class Mapping:
+    """Everything a conversion reads from data; ``origins`` names the files it came from."""
+
+    parameters: dict[str, float]
+    parameter_notes: dict[str, dict[str, str]]
+    anchors: list[Anchor]
+    skills: list[dict[str, Any]]
+    rows: dict[str, list[Row]]
+    decisions: dict[str, list[dict[str, str]]]
+    origins: list[str] = field(default_factory=list)
+
+    def param(self, name: str) -> float:
+        return self.parameters[name]
+
+    def anchor(self, quantity: str, system: str, field: str = "") -> Anchor:
+        """The anchor row of ``quantity`` in ``system`` (its first, or the one reading ``field``)."""
+        for a in self.anchors:
+            if a.quantity == quantity and a.system == system and (not field or a.field == field):
+                return a
+        raise KeyError(f"no anchor for {quantity} in {system} {field}".strip())
+
+    def has_anchor(self, quantity: str, system: str) -> bool:
+        return any(a.quantity == quantity and a.system == system for a in self.anchors)
+
+    def grade(self, value: float, quantity: str, system: str, field: str = "") -> float:
+        """Where ``value`` sits between the floor (0), standard (1) and peak (2); beyond them
+        along the nearest segment, so order is kept and nothing is clamped."""
+        lo, mid, hi = self.anchor(quantity, system, field).values
+        if value <= mid:
+            return (value - lo) / (mid - lo)
+        return 1 + (value - mid) / (hi - mid)
+
+    def at_grade(self, grade: float, quantity: str, system: str, field: str = "") -> float:
+        lo, mid, hi = self.anchor(quantity, system, field).values
+        if grade <= 1:
+            return lo + grade * (mid - lo)
+        return mid + (grade - 1) * (hi - mid)
+
+    def in_range(self, value: float, quantity: str, system: str, field: str = "") -> bool:
+        """Within the target's floor and peak (a value outside is flagged, never clamped)."""
+        lo, _, hi = self.anchor(quantity, system, field).values
+        return lo <= value <= hi
+
+    def direction(self, source: str, target: str) -> list[Row]:
+        """The direction's rows, then the rows every direction shares."""
+        return self.rows.get(f"{source}_{target}", []) + self.rows["all"]
+
+    def with_anchors(self, anchors: list[Anchor]) -> "Mapping":
+        """The same mapping with ``anchors`` in place of the rows they share a key with."""
+        keys = {(a.quantity, a.system, a.field) for a in anchors}
+        kept = [a for a in self.anchors if (a.quantity, a.system, a.field) not in keys]
+        return replace(self, anchors=kept + list(anchors))
+
+
+def _rows(raw: list[dict[str, Any]]) -> list[Row]:
+    return [Row(tuple(r["from"]), tuple(r["to"]), r["kind"], r["ja"], r["en"], r["source"]) for r in raw]
+
+
+@lru_cache(maxsize=1)
+def _packaged() -> dict[str, Any]:
+    return tomllib.loads(resources.files(__package__).joinpath("mapping.toml").read_text("utf-8"))
+
+
+def packaged_raw() -> dict[str, Any]:
+    """The packaged file as data (the docs are generated from it)."""
+    return _packaged()
+
+
+def load_mapping(path: str | Path | None = None) -> Mapping:
+    """The packaged mapping, with a user's file's [parameters] and [[anchors]] over it."""
+    raw = _packaged()
+    params = {k: float(v["value"]) for k, v in raw["parameters"].items()}
+    notes = {k: {"ja": v["ja"], "en": v["en"], "source": v["source"]} for k, v in raw["parameters"].items()}
+    anchors = [Anchor(a["quantity"], a["system"], a["field"], tuple(a["values"]), a["source"])
+               for a in raw["anchors"]]
+    rows = {k: _rows(v) for k, v in raw.items() if k == "all" or k.count("_") == 1 and k.split("_")[0] in SYSTEMS}
+    mapping = Mapping(params, notes, anchors, list(raw["skills"]), rows, dict(raw["decisions"]), ["mapping.toml"])
+    if path is None:
+        return mapping
+    return _override(mapping, Path(path))
+
+
+def _bad(path: Path, key: str, reason: str) -> InputError:
+    return InputError(f"{path}: {key}: {reason}", "CONVERT_MAPPING_INVALID", file=str(path), key=key, reason=reason)
+
+
+def _override(mapping: Mapping, path: Path) -> Mapping:
+    """``mapping`` with the file's rows over it; InputError naming the file and key otherwise."""
+    try:
+        user = tomllib.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise _bad(path, "-", f"cannot be read ({exc.strerror or exc})") from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise _bad(path, "-", f"not TOML ({exc})") from exc
+    for key in user:
+        if key not in OVERRIDABLE:
+            raise _bad(path, key, f"not a table a mapping file may set (only {', '.join(OVERRIDABLE)})")
+    params = dict(mapping.parameters)
+    for name, value in user.get("parameters", {}).items():
+        if name not in params:
+            raise _bad(path, f"parameters.{name}", "no such parameter")
+        number = value.get("value") if isinstance(value, dict) else value
+        if isinstance(number, bool) or not isinstance(number, (int, float)):
+            raise _bad(path, f"parameters.{name}", "must be a number (or a table with value = number)")
+        params[name] = float(number)
+    anchors = []
+    for k, row in enumerate(user.get("anchors", [])):
+        key = f"anchors[{k}]"
+        if not isinstance(row, dict):
+            raise _bad(path, key, "must be a table")
+        unknown = sorted(set(row) - {"quantity", "system", "field", "values", "source"})
+        if unknown:
+            raise _bad(path, f"{key}.{unknown[0]}", "no such key (quantity, system, field, values, source)")
+        matching = [a for a in mapping.anchors if a.quantity == row.get("quantity") and a.system == row.get("system")
+                    and row.get("field", a.field) == a.field]
+        if not matching:
+            raise _bad(path, key, f"no anchor row for quantity {row.get('quantity')!r} in system {row.get('system')!r}"
+                                  + (f" reading {row['field']!r}" if "field" in row else ""))
+        if len(matching) > 1:
+            raise _bad(path, key, "several rows match: name the field (" + ", ".join(a.field for a in matching) + ")")
+        values = row.get("values")
+        if (not isinstance(values, list) or len(values) != 3
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+                or not values[0] < values[1] < values[2]):
+            raise _bad(path, f"{key}.values", "must be three rising numbers: floor, standard, peak")
+        anchors.append(replace(matching[0], values=tuple(float(v) for v in values),
+                               source=str(row.get("source", f"{path.name} (the GM's)"))))
+    out = replace(mapping.with_anchors(anchors), parameters=params)
+    out.origins = [*mapping.origins, str(path)]
+    return out

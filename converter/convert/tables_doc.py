@@ -1,0 +1,47 @@
+"""The generated part of docs/conversion.md: the anchors, the parameters, one table per direction
+and the GM's decisions, all from ``mapping.toml`` (a test keeps the page equal to this text)."""
+from __future__ import annotations
+
+from .mapping import SYSTEMS, Mapping, load_mapping
+
+BEGIN = "<!-- generated from converter/convert/mapping.toml: begin -->"
+END = "<!-- generated from converter/convert/mapping.toml: end -->"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _fields(patterns: tuple[str, ...]) -> str:
+    return ", ".join(f"`{p}`" for p in patterns) or "—"
+
+
+def generated(mapping: Mapping | None = None) -> str:
+    """The Markdown between the page's markers."""
+    m = mapping or load_mapping()
+    out = [BEGIN, "", "### Anchors (floor / standard / peak)", "",
+           "| quantity | system | field | floor | standard | peak | source |", "|---|---|---|---|---|---|---|"]
+    for a in m.anchors:
+        lo, mid, hi = (f"{v:g}" for v in a.values)
+        out.append(f"| {a.quantity} | {a.system} | `{a.field}` | {lo} | {mid} | {hi} | {a.source} |")
+    out += ["", "### Parameters", "", "| parameter | value | meaning | source |", "|---|---|---|---|"]
+    for name, value in m.parameters.items():
+        note = m.parameter_notes[name]
+        out.append(f"| `{name}` | {value:g} | {_cell(note['ja'])} / {_cell(note['en'])} | {note['source']} |")
+    out += ["", "### Skills between mailgear and pp", "", "| mailgear | pp | base | back | source |",
+            "|---|---|---|---|---|"]
+    for row in m.skills:
+        back = row.get("back", "") + (f" ({row['band']})" if row.get("band") else "")
+        out.append(f"| `{row['mailgear']}` | 〈{row['pp']}〉 | {row['base']} | {back or '—'} | {row['source']} |")
+    for source in SYSTEMS:
+        for target in SYSTEMS:
+            if source == target:
+                continue
+            out += ["", f"### {source} → {target}", "", "| from | to | kind | how | source |", "|---|---|---|---|---|"]
+            for row in m.direction(source, target):
+                out.append(f"| {_fields(row.sources)} | {_fields(row.targets)} | {row.kind} | "
+                           f"{_cell(row.ja)}<br>{_cell(row.en)} | {row.source} |")
+            out += ["", "What the GM decides:", ""]
+            out += [f"{k}. {d['ja']} / {d['en']}" for k, d in enumerate(m.decisions.get(f"{source}_{target}", []), 1)]
+    out += ["", END]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,220 @@
+"""up (seed 000): a unit lifted into the common model, and the model lowered into a unit.
+
+Imports up's own rules only (its tables; its engine prices the lowered unit for its budget).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping as MappingType
+
+from ..core.evaluation import round_half_up
+from ..rules.up.tables import tables
+from .leaves import leaves
+from .model import Machine, Measure, Pilot, Sheet, Weapon
+from .units import Lowering, bands_between, grid, mean_grade, pips, reach_of, share
+
+SYSTEM = "up"
+SIZE_ORDER = ("SSS", "SS", "S", "M", "L", "LL", "LLL")
+#: the budget classes of seed 000:4 (リアル系 1200, νガンダム 1500, スーパーロボット 2000)
+BUDGET_CLASSES = (1200, 1500, 2000)
+_STAT_QUANTITY = {"hp": "durability", "en": "energy", "armor": "armor", "power": "power",
+                  "mobility": "mobility", "move": "move"}
+
+
+def mean_damage(w: MappingType[str, Any], power: int) -> float:
+    """A weapon's mean damage: 5.5 per die, the fixed part, the attribute's bonus, and for melee
+    the unit's power (seed 000:131, 155)."""
+    t = tables()
+    dmg = w.get("damage") if isinstance(w.get("damage"), dict) else {}
+    attribute = t.attributes.get(w.get("attribute", "solid"), {}).get("damage_bonus", 0)
+    melee = power if w.get("kind") == "melee" else 0
+    return 5.5 * int(dmg.get("dice", 1)) + int(dmg.get("fixed", 10)) + attribute + melee
+
+
+def _weapon_text(w: MappingType[str, Any]) -> list[str]:
+    """What pp or mailgear can only say in words about an up weapon."""
+    t = tables()
+    out = []
+    usage = w.get("usage")
+    if isinstance(usage, dict) and usage.get("type") in t.usage_types:
+        out.append(f"{t.usage_types[usage['type']]}{usage.get('amount')}")
+    if w.get("attribute") in t.attributes:
+        out.append(t.attributes[w["attribute"]]["label"])
+    if w.get("post_move") is not None:
+        out.append("P" if w["post_move"] else "非P")
+    for key, label in (("map", "MAP"), ("combo", "合体攻撃"), ("morale", "気力"), ("terrain", "地形")):
+        if w.get(key):
+            out.append(label)
+    for e in w.get("effects") or []:
+        if isinstance(e, dict) and e.get("id") in t.effects:
+            out.append(t.effects[e["id"]]["label"])
+    return out
+
+
+def lift(doc: MappingType[str, Any]) -> Sheet:
+    """A unit as the common model: its stats, weapons and abilities in up's own units."""
+    t = tables()
+    stats = doc.get("stats") if isinstance(doc.get("stats"), dict) else {}
+    machine = Machine(name=str(doc.get("name", "")), size=doc.get("size"))
+    for sid, quantity in _STAT_QUANTITY.items():
+        if isinstance(stats.get(sid), (int, float)):
+            machine.stats[quantity] = Measure(stats[sid], SYSTEM, quantity, f"/stats/{sid}")
+    power = int(stats.get("power", 0) or 0)
+    weapons = [w for w in doc.get("weapons") or [] if isinstance(w, dict)]
+    by_name = {}
+    for k, w in enumerate(weapons):
+        if w.get("variant_of"):  # 撃ち分け: a mode of its base, taking no place of its own
+            continue
+        rng = int(w.get("range", 1))
+        weapon = Weapon(name=str(w.get("name", "")), melee=w.get("kind") == "melee",
+                        bands=bands_between(int(w.get("min_range", 1)), rng),
+                        damage=Measure(mean_damage(w, power), SYSTEM, "damage"),
+                        accuracy=Measure(int(w.get("accuracy", 0)), SYSTEM, "accuracy"),
+                        guided=bool(w.get("guided")), usage=w.get("usage") if isinstance(w.get("usage"), dict) else None,
+                        notes=w.get("notes"), text=_weapon_text(w), source=f"/weapons/{k}")
+        machine.weapons.append(weapon)
+        by_name[weapon.name] = weapon
+    for w in weapons:
+        if w.get("variant_of") in by_name:
+            by_name[w["variant_of"]].text.append(f"撃ち分け「{w.get('name')}」")
+    for a in doc.get("abilities") or []:
+        if not isinstance(a, dict):
+            continue
+        aid = a.get("id")
+        machine.shield |= aid == "shield"
+        machine.barrier |= aid in ("barrier1", "barrier2")
+        machine.no_manipulator |= aid == "no_manipulator"
+        if aid in t.abilities:
+            machine.text.append(a.get("name") or t.abilities[aid]["label"])
+    for sid, label in (("en", "ＥＮ"), ("power", "パワー")):
+        if sid in stats:
+            machine.text.append(f"{label}{stats[sid]}")
+    if doc.get("movement"):
+        machine.text.append("移動: " + "・".join(t.movement_types.get(m, str(m)) for m in doc["movement"]))
+    if doc.get("transformation"):
+        machine.text.append("変形")
+    pilot = Pilot(name=doc["pilot"], system=SYSTEM) if isinstance(doc.get("pilot"), str) else None
+    return Sheet(SYSTEM, leaves(doc), pilot=pilot, machine=machine, notes=doc.get("notes"),
+                 extra=dict(doc.get("extra") or {}))
+
+
+def _snap(value: float, step: int) -> int:
+    return round_half_up(value / step) * step
+
+
+def _size_for(hp: int) -> str:
+    """The largest size whose base HP is at most ``hp`` (the HP is then legal with the least raise)."""
+    t = tables()
+    fitting = [s for s in SIZE_ORDER if t.sizes[s].stats["hp"].base <= hp]
+    return fitting[-1] if fitting else SIZE_ORDER[0]
+
+
+def _nearest(value: float, allowed: list[int]) -> int:
+    return min(allowed, key=lambda a: (abs(a - value), a))
+
+
+def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
+    """A unit from the model: stats by grade and pip, weapons by share, priced by up's engine."""
+    t, m = tables(), low.mapping
+    machine = sheet.machine
+    assert machine is not None  # the conversion refuses a source without a machine
+    durability = [x for x in machine.stats.values() if x.quantity == "durability"]
+    g = mean_grade(durability, m)
+    hp = _snap(m.at_grade(g, "durability", SYSTEM), 5) if g is not None else 200
+    hp = low.clamped(hp, "/stats/hp", low=t.sizes["SSS"].stats["hp"].base)
+    size = _size_for(hp)
+    rules = t.sizes[size].stats
+    stats: dict[str, int] = {"hp": hp}
+    for sid, quantity in (("en", "energy"), ("armor", "armor"), ("power", "power")):
+        src = machine.stats.get(quantity)
+        if src is None:
+            stats[sid] = rules[sid].base
+        else:
+            value = m.at_grade(m.grade(src.value, quantity, src.system, src.field), quantity, SYSTEM)
+            stats[sid] = _snap(value, rules[sid].step)
+    mob = machine.stats.get("mobility")
+    stats["mobility"] = _snap(pips(mob, m) * m.param("pip_percent"), 5) if mob else rules["mobility"].base
+    move = machine.stats.get("move")
+    stats["move"] = round_half_up(grid(move, m)) if move else rules["move"].base
+    doc: dict[str, Any] = {"system": SYSTEM, "format": 1, "name": machine.name or "（名称未定）"}
+    if sheet.pilot is not None and sheet.pilot.name:
+        doc["pilot"] = sheet.pilot.name
+    doc.update({"size": size, "stats": stats, "movement": ["land", "space"]})
+    weapons = [_weapon(w, k, stats["power"], low) for k, w in enumerate(machine.weapons)]
+    if weapons:
+        doc["weapons"] = weapons
+    abilities = []
+    if machine.shield:
+        abilities.append({"id": "shield", "name": "シールド", "armor": int(m.param("up_shield_armor")),
+                          "uses": int(m.param("up_shield_uses"))})
+    if machine.barrier:
+        abilities.append({"id": "barrier1", "armor": int(m.param("up_shield_armor"))})
+    if abilities:
+        doc["abilities"] = abilities
+    if sheet.notes is not None:
+        doc["notes"] = sheet.notes
+    if sheet.extra:
+        doc["extra"] = dict(sheet.extra)
+    total = _price(doc)
+    doc["budget"] = total
+    doc["declared_total"] = total  # what the sheet writes back as its total
+    nearest = min(BUDGET_CLASSES, key=lambda c: abs(c - total))
+    low.find("CONVERT_BUDGET_CLASS", "/budget", total=total, nearest=nearest)
+    return doc
+
+
+def _weapon(w: Weapon, k: int, power: int, low: Lowering) -> dict[str, Any]:
+    t, m = tables(), low.mapping
+    ptr = f"/weapons/{k}"
+    kind = "melee" if w.melee else "ranged"
+    first, last = reach_of(w.bands, m)
+    if w.melee:
+        last = min(last, t.max_melee_range())
+        first = min(first, last)
+    mean = share(w.damage, m) * m.param("up_standard_hp")
+    fixed = round_half_up(mean - m.param("up_die_mean") - (power if w.melee else 0))
+    fixed = low.clamped(fixed, f"{ptr}/damage/fixed", low=int(m.param("up_fixed_floor")))
+    out: dict[str, Any] = {"name": w.name or f"武器{k + 1}", "kind": kind, "range": last}
+    if first > 1:
+        out["min_range"] = first
+    out["damage"] = {"dice": 1, "fixed": fixed}
+    accuracy = 0.0
+    if w.accuracy is not None:
+        accuracy = pips(w.accuracy, m) * m.param("pip_percent")
+    allowed = sorted(t.accuracy)
+    acc = _nearest(accuracy, allowed)
+    if accuracy < allowed[0] - 2.5 or accuracy > allowed[-1] + 2.5:
+        low.find("CONVERT_CLAMPED", f"{ptr}/accuracy", value=round_half_up(accuracy), limit=acc)
+    out["accuracy"] = acc
+    if w.guided:
+        out["guided"] = True
+    usage = _usage(w.usage)
+    if usage:
+        out["usage"] = usage
+    notes = "; ".join([*([w.notes] if w.notes else []), *w.text])
+    if notes:
+        out["notes"] = notes
+    return out
+
+
+def _usage(usage: MappingType[str, Any] | None) -> dict[str, Any] | None:
+    """mailgear's energy (× 10, to an EN row) or uses (down to an ammo row); none: unlimited."""
+    if not usage:
+        return None
+    t = tables()
+    if usage.get("energy"):
+        amount = _nearest(usage["energy"] * 10, t.usage_amounts("en"))
+        row = t.usage_row("en", amount) or {}
+        return {"type": "en", "amount": amount, "reduction": "percent" if row.get("percent") else "up"}
+    if usage.get("uses"):
+        rows = [a for a in t.usage_amounts("ammo") if a <= usage["uses"]]
+        amount = max(rows) if rows else min(t.usage_amounts("ammo"))
+        row = t.usage_row("ammo", amount) or {}
+        return {"type": "ammo", "amount": amount, "reduction": "percent" if row.get("percent") else "up"}
+    return None
+
+
+def _price(doc: MappingType[str, Any]) -> int:
+    """The unit's total by up's own engine (never a currency conversion)."""
+    from ..rules import get_system
+
+    return get_system(SYSTEM).evaluate_with(doc, None, None).total

@@ -1,0 +1,78 @@
+"""Conversions worked by hand from the anchor tables (docs/conversion.md), each figure's
+arithmetic in the test's docstring. Anchors: up HP 90/200/700, EN 40/50/120, power 5/15/55, mean
+damage 15.5/50.5/82; example catalog 耐久 30/60/120, エネルギー 20/30/45, 出力 1/4/7, CR 0/3/6,
+mean damage 10/15.5/20; pp 耐久性 2/5/10, 頑丈さ 2/4/8, 装甲値 2/6/12, 貫通力 8/14/20."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from converter.convert import convert
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+
+
+def _doc(name: str) -> dict:
+    return json.loads((SAMPLES / name).read_text("utf-8"))
+
+
+def test_mobile_suit_into_mailgear() -> None:
+    """m-mobile-suit (HP 240, EN 65, パワー 18, 運動性 25, 移動力 6) → mailgear:
+    耐久: grade 1 + (240 − 200)/(700 − 200) = 1.08 → 60 + 0.08 × (120 − 60) = 64.8 → 65.
+    エネルギー: grade 1 + 15/70 = 1.214 → 30 + 0.214 × 15 = 33.2 → 33.
+    出力: grade 1 + 3/40 = 1.075 → 4 + 0.075 × 3 = 4.2 → 4.  機動力: 25 / 10 = 2.5 → 3.  移動力 6.
+    ビームライフル 1D+40 beam: mean 5.5 + 40 + 5 = 50.5, share 50.5/200 = 0.2525,
+    × 60 = 15.15 → 15; extra = 15 − 7 − 4 = 4.
+    頭部バルカン 1D+10: mean 15.5, share 0.0775 × 60 = 4.65 → 5; 5 − 7 − 4 = −6 → 0 (clamped, said)."""
+    result = convert(_doc("up/m-mobile-suit.json"), "mailgear")
+    stats = result.document["gear"]["stats"]
+    assert (stats["durability"], stats["energy"], stats["output"], stats["mobility"], stats["move"]) == (65, 33, 4, 3, 6)
+    items = {i["name"]: i for i in result.document["equipment"]}
+    assert items["ビームライフル"]["extra_damage"] == 4
+    assert items["頭部バルカン"]["extra_damage"] == 0
+    clamped = [f for f in result.findings if f.code == "CONVERT_CLAMPED"]
+    assert {"pointer": clamped[0].pointer, **clamped[0].params} == {
+        "pointer": "/equipment/2/extra_damage", "value": -6, "limit": 0}
+
+
+def test_veteran_custom_into_pp() -> None:
+    """veteran-custom → pp: 熱血 4 → 〈機動格闘〉 2 + 4 = 6; スピード・スター 2 → 〈機動回避〉 2 + 2 = 4
+    and 〈知識／戦術〉 0 + 2 = 2; 〈直接砲撃〉 and 〈操縦〉 stay at the trained 2; ＣＢ 3 + ミラクル 2 = 5.
+    耐久 60 + 専用機 5 = 65: grade 1 + 5/60 = 1.083 → 耐久性 5 + 0.083 × 5 = 5.4 → 5, 頑丈さ 4.3 → 4.
+    パイルバンカー: mean 7 + 4 + 6 = 17, share 17/60 = 0.283 → M (0.14 ≤ share < 0.32); 貫通力: grade
+    1 + (17 − 15.5)/4.5 = 1.333 → 14 + 0.333 × 6 = 16; CR 3 + 専用機 1 = 4 is one pip over the
+    standard 3 → 命中目標値 6 − 1 = 5. Priced by pp's engine: 135 PP."""
+    result = convert(_doc("mailgear/veteran-custom.json"), "pp")
+    doc = result.document
+    assert {s["name"]: s["level"] for s in doc["skills"]} == {"機動格闘": 6, "機動回避": 4, "知識／戦術": 2,
+                                                            "直接砲撃": 2, "操縦": 2}
+    assert doc["combat_boost"] == 5
+    assert (doc["machine"]["durability"], doc["machine"]["toughness"]) == (5, 4)
+    pile = doc["machine"]["weapons"][0]
+    assert (pile["damage"], pile["penetration"], pile["hit_target"], pile.get("melee")) == ("M", 16, 5, True)
+    assert result.total == 135 and doc["budget"] == 135
+
+
+def test_pilot_with_machine_into_up() -> None:
+    """pilot_with_machine (耐久性 5, 頑丈さ 4, 装甲値 6, 機動性 2, スピード 4, メインシステム修正 1) → up:
+    both durabilities sit at grade 1 → HP 200, size M; 装甲値 6 → grade 1 → 装甲 20; 運動性 2 × 10 = 20;
+    移動力 4 / (2/3) = 6. ３０ｍｍアサルトライフル (M, 命中目標値 6): mean 0.2 × 200 = 40, fixed 40 − 5.5 =
+    34.5 → 35; 命中 10 × (6 − 6 + 1) = 10. 多目的ミサイル (S): 0.5 × 200 − 5.5 = 94.5 → 95, guided.
+    コンバットナイフ (L, melee): 0.1 × 200 − 5.5 − パワー 15 = −0.5 → 10 (the floor, said)."""
+    result = convert(_doc("pp/pilot_with_machine.json"), "up")
+    doc = result.document
+    assert doc["size"] == "M"
+    assert doc["stats"] == {"hp": 200, "en": 50, "armor": 20, "power": 15, "mobility": 20, "move": 6}
+    rifle, missile, knife = doc["weapons"]
+    assert (rifle["damage"], rifle["accuracy"]) == ({"dice": 1, "fixed": 35}, 10)
+    assert (missile["damage"]["fixed"], missile["guided"]) == (95, True)
+    assert (knife["kind"], knife["damage"]["fixed"]) == ("melee", 10)
+    assert doc["budget"] == result.total
+
+
+def test_carrier_beyond_the_catalog_is_flagged_not_clamped() -> None:
+    """lll-carrier's HP 1400: grade 1 + 1200/500 = 3.4 → 耐久 60 + 2.4 × 60 = 204, beyond the
+    example catalog's peak 120: kept and flagged (CONVERT_OUT_OF_RANGE), never clamped."""
+    result = convert(_doc("up/lll-carrier.json"), "mailgear")
+    assert result.document["gear"]["stats"]["durability"] == 204
+    assert any(f.code == "CONVERT_OUT_OF_RANGE" and f.pointer == "/gear/stats/durability" for f in result.findings)

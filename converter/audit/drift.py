@@ -95,8 +95,8 @@ def _place(entry: Entry, fmap: FormulaMap, package: Package) -> tuple[str, int, 
     """(sheet, row, column, rows) where the entry is in this workbook: by its name, else its
     anchor's move, else where the template put it; None when its sheet is gone."""
     area: Area | None = package.names.get(entry.name) if entry.name else None
-    if area is not None and area.left == area.right:
-        return area.sheet, area.top, area.left, area.rows if entry.rows > 1 else 1
+    if area is not None and area.left == area.right and entry.index < area.rows:
+        return area.sheet, area.top + entry.index, area.left, area.rows if entry.rows > 1 else 1
     sheet, row, col = entry.sheet, entry.row, entry.col
     anchor = package.names.get(entry.anchor) if entry.anchor else None
     if anchor is not None and entry.anchor in fmap.anchors:
@@ -110,8 +110,10 @@ def _drifts(package: Package, fmap: FormulaMap) -> list[_Drift]:
     sheets: dict[str, SheetFormulas] = {}
     strings = SharedStrings(package)  # parsed only if a typed text is asked for
     out: list[_Drift] = []
-    for entry in fmap.entries:
-        placed = _place(entry, fmap, package)
+    places = [(entry, _place(entry, fmap, package)) for entry in fmap.entries]
+    # Rows inserted anywhere rewrite references across the workbook, in cells that stayed too.
+    moved = any(p is not None and (p[1] != e.row or p[2] != e.col or p[3] != e.rows) for e, p in places)
+    for entry, placed in places:
         if placed is None:
             continue
         sheet, top, col, rows = placed
@@ -127,8 +129,8 @@ def _drifts(package: Package, fmap: FormulaMap) -> list[_Drift]:
                     continue
                 if normal(got.formula) == entry.expected(i, down, right):
                     continue
-                if (down or right or i >= entry.rows) and masked(got.formula) == masked(entry.pattern):
-                    continue  # moved: references rewritten around inserted rows, nothing else
+                if moved and masked(got.formula) == masked(entry.pattern):
+                    continue  # references rewritten around inserted rows, nothing else
                 out.append(_Drift(False, entry, i, sheet, top + i, col,
                                   "=" + entry.formula(i, down, right), "=" + got.formula, got.value))
                 continue

@@ -39,6 +39,7 @@ class Entry:
     pattern: str  # the first cell's formula; translated by i rows it is the i-th cell's
     name: str = ""  # the defined name of the cell or the column's range, if any
     anchor: str = ""  # else the nearest defined name above it, which moves with it
+    index: int = 0  # the first cell's row within the named range (a column kept cell by cell)
 
     def formula(self, index: int = 0, rows: int = 0, columns: int = 0) -> str:
         """The ``index``-th cell's formula, moved ``rows`` down and ``columns`` right."""
@@ -100,8 +101,8 @@ def formula_map(template: str) -> FormulaMap | None:
 
 def parse_map(text: str) -> FormulaMap:
     raw = tomllib.loads(text)
-    entries = tuple(Entry(sheet, *_cell(cell), rows, pattern, name, anchor)
-                    for sheet, cell, rows, pattern, name, anchor in raw["cells"])
+    entries = tuple(Entry(sheet, *_cell(cell), rows, pattern, name, anchor, *index)
+                    for sheet, cell, rows, pattern, name, anchor, *index in raw["cells"])
     anchors = {name: (sheet, *_cell(cell)) for name, (sheet, cell) in raw.get("anchors", {}).items()}
     return FormulaMap(raw["template"], raw["source"], entries, anchors)
 
@@ -136,7 +137,9 @@ def build_map(data: bytes, source: str) -> FormulaMap:
             run = _run([formulas[c] for c in cells])
             if run is not None and run[1] == len(cells):
                 entries.append(Entry(area.sheet, area.top, area.left, area.rows, run[0], name))
-                done.update(cells)
+            else:  # rows that differ otherwise (a row's own number written in): cell by cell
+                entries.extend(Entry(*c, 1, formulas[c], name, "", i) for i, c in enumerate(cells))
+            done.update(cells)
     for key in sorted(formulas, key=lambda k: (k[0], k[2], k[1])):  # the rest, down each column
         if key in done:
             continue
@@ -190,14 +193,16 @@ def dump_map(fmap: FormulaMap) -> str:
         f"# The computed cells of template {fmap.template}: converter/audit/template_formulas.py",
         "# reads this file; docs/audit.md says how it is made. Each cell entry: sheet, first cell,",
         "# rows, the first cell's formula (translated i rows down: the i-th row's), its defined",
-        "# name, else the nearest defined name above it (its anchor).",
+        "# name, else the nearest defined name above it (its anchor); a cell of a named column kept",
+        "# cell by cell adds its row within the name's range.",
         f"template = {_q(fmap.template)}",
         f"source = {_q(fmap.source)}",
         "cells = [",
     ]
     for e in fmap.entries:
+        index = f", {e.index}" if e.index else ""
         lines.append(f"  [{_q(e.sheet)}, {_q(column_letters(e.col) + str(e.row + 1))}, {e.rows}, "
-                     f"{_q(e.pattern)}, {_q(e.name)}, {_q(e.anchor)}],")
+                     f"{_q(e.pattern)}, {_q(e.name)}, {_q(e.anchor)}{index}],")
     lines.append("]")
     lines.append("")
     lines.append("[anchors]")

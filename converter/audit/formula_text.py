@@ -27,30 +27,28 @@ _SPACE = re.compile(r"\s+")
 _LOGICAL_CALL = re.compile(r"(?<![A-Z0-9_.])(TRUE|FALSE)\(\)")  # LibreOffice writes TRUE() for TRUE
 
 
-def _outside_strings(formula: str, edit) -> str:
-    """``edit`` applied to each stretch of ``formula`` outside its string literals."""
-    if '"' not in formula:
-        return edit(formula)
-    out, at = [], 0
-    for m in _STRING.finditer(formula):
-        out.append(edit(formula[at:m.start()]))
-        out.append(m.group(0))
-        at = m.end()
-    out.append(edit(formula[at:]))
-    return "".join(out)
-
-
-def _quoted_sheets_apart(text: str, edit) -> str:
-    """``edit`` applied outside quoted sheet names (a sheet named 'A1' stays a name)."""
-    if "'" not in text:
+def _apart(text: str, kept: re.Pattern[str], mark: str, edit) -> str:
+    """``edit`` applied to each stretch of ``text`` between the matches of ``kept``, which stay
+    as they are (``mark``: a character every match holds, for a fast path without any)."""
+    if mark not in text:
         return edit(text)
     out, at = [], 0
-    for m in _QUOTED_SHEET.finditer(text):
+    for m in kept.finditer(text):
         out.append(edit(text[at:m.start()]))
         out.append(m.group(0))
         at = m.end()
     out.append(edit(text[at:]))
     return "".join(out)
+
+
+def _outside_strings(formula: str, edit) -> str:
+    """``edit`` applied to each stretch of ``formula`` outside its string literals."""
+    return _apart(formula, _STRING, '"', edit)
+
+
+def _quoted_sheets_apart(text: str, edit) -> str:
+    """``edit`` applied outside quoted sheet names (a sheet named 'A1' stays a name)."""
+    return _apart(text, _QUOTED_SHEET, "'", edit)
 
 
 def translate(formula: str, rows: int, columns: int) -> str:

@@ -170,12 +170,12 @@ def _pointer(d: _Drift, by_cell: Mapping[str, str], read: Any) -> str:
     if not d.entry.name:
         return ""
     from ..sheets.layout import load_layout
+    from ..sheets.system_sheet import sheet_systems
 
     system, _, rest = d.entry.name.partition(".")
-    try:
-        layout = load_layout(system)
-    except Exception:  # a name of another prefix (catalog., rules.): no document field
+    if system not in sheet_systems():  # a name of the catalog or rules sheet: no document field
         return ""
+    layout = load_layout(system)
     for table in layout.tables:
         prefix = f"{table.id}."
         if rest.startswith(prefix):

@@ -65,7 +65,10 @@ def formula_drift(path: Path, document: Mapping[str, Any] | None = None, *,
     workbook), and ``AUDIT_TEMPLATE_OLD`` when its template version is older than today's.
 
     ``document`` (else the workbook's own), ``options`` and ``context`` (else the workbook's)
-    are what the template's values are computed from, only when a cell drifted."""
+    are what the template's values are computed from, only when a cell drifted. A damaged
+    package raises the safe opener's InputError, as reading it does."""
+    if Path(path).suffix.lower() not in (".xlsx", ".xlsm"):  # .xls, .ods, .xlsb: never our template
+        return []
     package = open_package(path)
     try:
         template = workbook_template(package)

@@ -1,0 +1,229 @@
+"""Formula drift: computed cells of our template whose formula a player replaced or edited.
+
+A workbook names its template version (``up/2``); that version's formulas
+(:mod:`~converter.audit.template_formulas`) say what every computed cell should hold. Each is
+found by its defined name (or the nearest name above it), so rows inserted above or inside a
+table move it without noise; a cell holding a typed value or nothing is
+``AUDIT_FORMULA_REPLACED``, a different formula ``AUDIT_FORMULA_ALTERED``. Formulas compare in
+normal form (:func:`~converter.audit.formula_text.normal`), so a sheet saved again by Excel or
+LibreOffice has no drift. Only when something drifted is the workbook read as a document and
+written again, for the value the template's formula gives there (the engine's, as the writer
+caches it) and the field's pointer: an unchanged sheet costs one scan of its formulas.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..core.findings import Finding
+from ..io.xlsx_package import Area, Package, column_letters, open_package
+from .formula_text import masked, normal
+from .sheet_formulas import SharedStrings, SheetFormulas
+from .template_formulas import Entry, FormulaMap, formula_map
+
+TEMPLATE_NAME = "mechasheet.template"
+
+
+@dataclass(frozen=True)
+class _Drift:
+    """One drifted cell, before its values and pointer are known."""
+
+    replaced: bool  # a typed value or nothing where the formula was; else another formula
+    entry: Entry
+    index: int  # row of the entry's run (0 for a single cell)
+    sheet: str
+    row: int
+    col: int
+    formula: str  # the template's formula, moved to where the cell is
+    found: Any  # the typed value (None: empty), or the altered formula ("=...")
+    value: Any  # what the cell gives: the typed value, or the altered formula's cached result
+
+    @property
+    def cell(self) -> str:
+        return f"{self.sheet}!{column_letters(self.col)}{self.row + 1}"
+
+
+def workbook_template(package: Package) -> str:
+    """The template a workbook names (``up/2``): its custom property, else the defined name's
+    cell (the hidden data sheet), as the reader finds it; "" for none."""
+    named = package.properties.get(TEMPLATE_NAME)
+    if named:
+        return named
+    area = package.names.get(TEMPLATE_NAME)
+    if area is None or area.sheet not in package.sheets:
+        return ""
+    typed = SheetFormulas(package, area.sheet).typed(area.top, area.left, SharedStrings(package)).value
+    return str(typed).strip() if typed is not None else ""
+
+
+def formula_drift(path: Path, document: Mapping[str, Any] | None = None, *,
+                  options: Mapping[str, str] | None = None,
+                  context: Mapping[str, Any] | None = None) -> list[Finding]:
+    """The drift findings of a workbook made from one of our templates (none for any other
+    workbook), and ``AUDIT_TEMPLATE_OLD`` when its template version is older than today's.
+
+    ``document`` (else the workbook's own), ``options`` and ``context`` (else the workbook's)
+    are what the template's values are computed from, only when a cell drifted. A damaged
+    package raises the safe opener's InputError, as reading it does."""
+    if Path(path).suffix.lower() not in (".xlsx", ".xlsm"):  # .xls, .ods, .xlsb: never our template
+        return []
+    package = open_package(path)
+    try:
+        template = workbook_template(package)
+        fmap = formula_map(template) if template else None
+        if fmap is None:
+            return []
+        findings = _template_age(template)
+        drifts = _drifts(package, fmap)
+    finally:
+        package.close()
+    if drifts:
+        findings.extend(_findings(Path(path), fmap, drifts, document, options, context))
+    return findings
+
+
+def _template_age(template: str) -> list[Finding]:
+    from ..sheets.layout import load_layout
+
+    system, _, version = template.partition("/")
+    current = load_layout(system).template
+    if int(version) >= load_layout(system).template_version:
+        return []
+    return [Finding("AUDIT_TEMPLATE_OLD", "", {"template": template, "current": current})]
+
+
+def _place(entry: Entry, fmap: FormulaMap, package: Package) -> tuple[str, int, int, int] | None:
+    """(sheet, row, column, rows) where the entry is in this workbook: by its name, else its
+    anchor's move, else where the template put it; None when its sheet is gone."""
+    area: Area | None = package.names.get(entry.name) if entry.name else None
+    if area is not None and area.left == area.right and entry.index < area.rows:
+        return area.sheet, area.top + entry.index, area.left, area.rows if entry.rows > 1 else 1
+    sheet, row, col = entry.sheet, entry.row, entry.col
+    anchor = package.names.get(entry.anchor) if entry.anchor else None
+    if anchor is not None and entry.anchor in fmap.anchors:
+        _, arow, acol = fmap.anchors[entry.anchor]
+        sheet, row, col = anchor.sheet, row + anchor.top - arow, col + anchor.left - acol
+    return (sheet, row, col, entry.rows) if sheet in package.sheets else None
+
+
+def _drifts(package: Package, fmap: FormulaMap) -> list[_Drift]:
+    """Every computed cell whose formula is not the template's (in normal form)."""
+    sheets: dict[str, SheetFormulas] = {}
+    strings = SharedStrings(package)  # parsed only if a typed text is asked for
+    out: list[_Drift] = []
+    places = [(entry, _place(entry, fmap, package)) for entry in fmap.entries]
+    # Rows inserted anywhere rewrite references across the workbook, in cells that stayed too.
+    moved = any(p is not None and (p[1] != e.row or p[2] != e.col or p[3] != e.rows) for e, p in places)
+    for entry, placed in places:
+        if placed is None:
+            continue
+        sheet, top, col, rows = placed
+        formulas = sheets.get(sheet)
+        if formulas is None:
+            formulas = sheets[sheet] = SheetFormulas(package, sheet)
+        down, right = top - entry.row, col - entry.col
+        grown = rows > entry.rows  # rows inserted into the table: they come without formulas
+        for i in range(rows):
+            got = formulas.cells.get((top + i, col))
+            if got is not None:
+                if got.raw and got.raw == entry.written(i, down, right):
+                    continue
+                if normal(got.formula) == entry.expected(i, down, right):
+                    continue
+                if moved and masked(got.formula) == masked(entry.pattern):
+                    continue  # references rewritten around inserted rows, nothing else
+                out.append(_Drift(False, entry, i, sheet, top + i, col,
+                                  "=" + entry.formula(i, down, right), "=" + got.formula, got.value))
+                continue
+            typed = formulas.typed(top + i, col, strings).value
+            if typed is None and grown:
+                continue
+            out.append(_Drift(True, entry, i, sheet, top + i, col,
+                              "=" + entry.formula(i, down, right), typed, typed))
+    return out
+
+
+def _findings(path: Path, fmap: FormulaMap, drifts: list[_Drift], document: Mapping[str, Any] | None,
+              options: Mapping[str, str] | None, context: Mapping[str, Any] | None) -> list[Finding]:
+    """The drifted cells as findings, with the template's value at each and the field's pointer."""
+    from ..sheets import read_workbook
+
+    read = read_workbook(path)
+    doc = dict(document if document is not None else read.document)
+    expected = _template_values(fmap, doc, read.options if options is None else options,
+                                read.context if context is None else context,
+                                [d.entry for d in drifts], [d.index for d in drifts])
+    by_cell = {cell: ptr for ptr, cell in read.cells.items()}
+    out = []
+    for d, value in zip(drifts, expected):
+        params = {"cell": d.cell, "formula": d.formula, "found": d.found, "value": d.value, "expected": value}
+        pointer = _pointer(d, by_cell, read)
+        out.append(Finding("AUDIT_FORMULA_REPLACED", pointer, params, d.cell) if d.replaced
+                   else Finding("AUDIT_FORMULA_ALTERED", pointer, params, d.cell))
+    return out
+
+
+def _pointer(d: _Drift, by_cell: Mapping[str, str], read: Any) -> str:
+    """The document field the cell shows: the reader's pointer at that cell, a table row's field,
+    a named cell's name as a pointer (``up.stats.hp.cost`` → ``/stats/hp/cost``); "" else."""
+    if d.cell in by_cell:
+        return by_cell[d.cell]
+    if not d.entry.name:
+        return ""
+    from ..sheets.layout import load_layout
+    from ..sheets.system_sheet import sheet_systems
+
+    system, _, rest = d.entry.name.partition(".")
+    if system not in sheet_systems():  # a name of the catalog or rules sheet: no document field
+        return ""
+    layout = load_layout(system)
+    for table in layout.tables:
+        prefix = f"{table.id}."
+        if rest.startswith(prefix):
+            key = rest[len(prefix):]
+            first = f"{d.sheet}!{column_letters(table.col(table.columns[0].key))}{d.row + 1}"
+            row = by_cell.get(first)
+            return f"{row}/{key.replace('.', '/')}" if row else table.pointer
+    return "/" + rest.replace(".", "/")
+
+
+def _template_values(fmap: FormulaMap, doc: dict[str, Any], options: Mapping[str, str], context: Mapping[str, Any],
+                     entries: list[Entry], indexes: list[int]) -> list[Any]:
+    """What the template's formula gives at each drifted cell for this document: the cached
+    result the writer stores there (the engine's value). A document the writer cannot lay out,
+    or a row past the template's, gives None."""
+    import tempfile
+
+    from ..core.errors import MechasheetError
+    from ..sheets import sheet_bytes
+
+    doc = copy.deepcopy(doc)
+    doc.pop("declared_total", None)  # the written total would be typed where the formula goes
+    try:
+        data = sheet_bytes(doc, options, context)
+    except (MechasheetError, ValueError, TypeError, KeyError):
+        return [None] * len(entries)
+    with tempfile.TemporaryDirectory(prefix="mechasheet-") as tmp:
+        written = Path(tmp) / "template-values.xlsx"
+        written.write_bytes(data)
+        package = open_package(written)
+        try:
+            sheets: dict[str, SheetFormulas] = {}
+            out = []
+            for entry, i in zip(entries, indexes):
+                found = entry.name in package.names or entry.anchor in package.names \
+                    or package.properties.get(TEMPLATE_NAME) == fmap.template
+                placed = _place(entry, fmap, package) if found else None
+                if placed is None or i >= entry.rows:
+                    out.append(None)
+                    continue
+                sheet, top, col, _ = placed
+                if sheet not in sheets:
+                    sheets[sheet] = SheetFormulas(package, sheet)
+                got = sheets[sheet].cells.get((top + i, col))
+                out.append(None if got is None else got.value)
+            return out
+        finally:
+            package.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,4 +103,13 @@ def party_chart_svg(system: str, view: dict[str, Any], bars: list[Bar], lang: st
     finally:
         font_log.setLevel(quiet)
     svg = out.getvalue()
-    return svg[svg.index("<svg"):]
+    return scoped_ids(svg[svg.index("<svg"):], f"chart-{system}-")
+
+
+_ID = re.compile(r'(\bid="|\bhref="#|url\(#)')
+
+
+def scoped_ids(svg: str, prefix: str) -> str:
+    """The SVG with every id (and every reference to one) prefixed: matplotlib numbers its ids
+    per figure (``text_1``, ``line2d_1``), so two charts inlined in one page would share them."""
+    return _ID.sub(lambda m: m.group(1) + prefix, svg)

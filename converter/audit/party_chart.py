@@ -17,7 +17,8 @@ from ..core.texts import texts
 
 #: the fonts tried in order, for layout here and for display in the browser
 FONT_STACK = ["Noto Sans CJK JP", "IPAexGothic", "Hiragino Sans", "Yu Gothic", "Meiryo", "sans-serif"]
-FONT_SIZE, ROW_INCHES = 9, 0.24
+FONT_SIZE, ROW_INCHES, COMPACT_ROW_INCHES = 9, 0.24, 0.03
+LABELLED_MAX = 40  # members named in the chart; a larger party is drawn without names
 LABEL_CHARS = 24  # a longer name is cut in the chart (the roster shows it whole)
 MEMBER_COLOUR, OUTLIER_COLOUR, MEDIAN_COLOUR = "#4a78b5", "#c0392b", "#222222"
 
@@ -39,6 +40,7 @@ def _label(text: str) -> str:
 def party_chart_svg(system: str, view: dict[str, Any], bars: list[Bar], lang: str = "ja") -> str:
     """The chart of one system's party as an ``<svg>`` element (no XML prolog), ready to inline."""
     import matplotlib
+    from matplotlib.collections import PolyCollection
     from matplotlib.figure import Figure
     from matplotlib.patches import Patch
     from matplotlib.lines import Line2D
@@ -47,7 +49,7 @@ def party_chart_svg(system: str, view: dict[str, Any], bars: list[Bar], lang: st
     figure_name = view["figure"][lang if lang in view["figure"] else "ja"]
     medians = {g["budget"]: g["median"] for g in view.get("groups", [])}
     tolerance = float(view.get("tolerance") or 0)
-    ordered = sorted((b for b in bars), key=lambda b: (b.group is not None, b.group or 0, -b.value))
+    ordered = sorted(bars, key=lambda b: (b.group is not None, b.group or 0, -b.value))
     rc = {"svg.fonttype": "none", "svg.hashsalt": f"mechasheet-{system}", "font.family": ["sans-serif"],
           "font.sans-serif": FONT_STACK[:-1] + ["DejaVu Sans"], "font.size": FONT_SIZE,
           "text.parse_math": False, "text.usetex": False}
@@ -57,19 +59,28 @@ def party_chart_svg(system: str, view: dict[str, Any], bars: list[Bar], lang: st
     try:
         with matplotlib.rc_context(rc):
             n = max(1, len(ordered))
+            # a large party is drawn as its shape: bars without names (the caption names the
+            # outliers, the roster every member), so the chart's cost stays flat in its size
+            labelled = len(ordered) <= LABELLED_MAX
+            labels = [_label(b.label) for b in ordered] if labelled else []
             # margins set by hand: a layout engine measures every label twice more
-            labels = [_label(b.label) for b in ordered]
             left = 0.4 + FONT_SIZE / 72 * max([len(x) for x in labels] + [4])
-            width, height = 8.0 + left, 1.6 + ROW_INCHES * n
-            fig = Figure(figsize=(width, height))
+            width, height = 8.0 + left, 1.6 + (ROW_INCHES if labelled else COMPACT_ROW_INCHES) * n
+            fig = Figure(figsize=(width, max(height, 3.5)))
+            height = max(height, 3.5)
             fig.subplots_adjust(left=left / width, right=1 - 0.3 / width, top=1 - 0.45 / height, bottom=1.05 / height)
             ax = fig.add_subplot()
             ys = list(range(n))
-            ax.barh(ys, [b.value for b in ordered], height=0.7,
-                    color=[OUTLIER_COLOUR if b.outlier else MEMBER_COLOUR for b in ordered])
-            ax.set_yticks(ys, labels)
-            ax.invert_yaxis()
-            for b, y in zip(ordered, ys):
+            colours = [OUTLIER_COLOUR if b.outlier else MEMBER_COLOUR for b in ordered]
+            half = 0.35 if labelled else 0.45
+            # one collection for every bar: a patch per bar costs a millisecond each
+            ax.add_collection(PolyCollection(
+                [((0, y - half), (b.value, y - half), (b.value, y + half), (0, y + half)) for b, y in zip(ordered, ys)],
+                facecolors=colours, linewidths=0), autolim=True)
+            ax.autoscale_view()
+            ax.set_yticks(ys[:len(labels)], labels)
+            ax.set_ylim(n - 0.5, -0.5)
+            for b, y in zip(ordered if labelled else [], ys):
                 ax.annotate(f"{b.value:g}", (b.value, y), xytext=(3, 0), textcoords="offset points",
                             va="center", fontsize=7, color=OUTLIER_COLOUR if b.outlier else "#444444")
             start = 0

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 GOOD_DIR = SAMPLES / "up"
 BROKEN_DIR = SAMPLES / "broken" / "up"
-HEAVY = {"pandas", "openpyxl", "jsonschema", "xlwings"}
+HEAVY = {"pandas", "openpyxl", "jsonschema", "xlwings", "matplotlib", "jinja2"}
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -275,7 +275,7 @@ def test_python_m_converter_help() -> None:
 
 
 def test_help_imports_no_heavy_library() -> None:
-    """`python -m converter --help` imports none of pandas, openpyxl, jsonschema, xlwings."""
+    """`python -m converter --help` imports none of pandas, openpyxl, jsonschema, xlwings, matplotlib, jinja2."""
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "converter", "--help"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.texts import texts
-from .report import ROSTER_COLUMNS, AuditReport, approval
+from .report import ROSTER_COLUMNS, AuditMember, AuditReport, approval
 
 if TYPE_CHECKING:
     import pandas
@@ -28,19 +28,29 @@ def roster_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
     return frame
 
 
+def member_finding_rows(member: AuditMember, lang: str = "ja") -> list[dict[str, Any]]:
+    """One row per finding of one member (FINDING_COLUMNS), in its report's order."""
+    fr, rec = member.report, member.record
+    rows = []
+    for f in fr.findings:
+        approved = approval(f)
+        rows.append({"file": rec.file if rec is not None else fr.path,
+                     "sheet": rec.sheet if rec is not None else None, "name": member.name,
+                     "severity": f.level.value, "code": f.code, "cell": f.cell, "pointer": f.pointer,
+                     "message": f.message(lang), "hint": f.hint(lang),
+                     "approved_by": approved["by"] if approved is not None else None})
+    return rows
+
+
 def finding_rows(report: AuditReport, lang: str = "ja") -> list[dict[str, Any]]:
     """One row per finding of every member, in the report's order."""
-    rows = []
-    for m in report.members:
-        fr = m.report
-        for f in fr.findings:
-            approved = approval(f)
-            rows.append({"file": m.record.file if m.record is not None else fr.path,
-                         "sheet": m.record.sheet if m.record is not None else None, "name": m.name,
-                         "severity": f.level.value, "code": f.code, "cell": f.cell, "pointer": f.pointer,
-                         "message": f.message(lang), "hint": f.hint(lang),
-                         "approved_by": approved["by"] if approved is not None else None})
-    return rows
+    return [row for m in report.members for row in member_finding_rows(m, lang)]
+
+
+def summary_rows(report: AuditReport, lang: str = "ja") -> list[tuple[str, int]]:
+    """The summary's counts with their headings in ``lang`` (the key itself where it has none)."""
+    t = texts(lang)
+    return [(t.get(f"audit_col_{k}", k), v) for k, v in report.summary().items()]
 
 
 def findings_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":

@@ -6,16 +6,15 @@ import io
 
 from ..core.texts import texts
 from .report import AuditReport
-from .tables import duplicates_frame, findings_frame, party_frame, roster_frame, settings_rows
+from .tables import (duplicates_frame, findings_frame, party_frame, roster_frame, settings_rows,
+                     summary_rows)
 
 
 def xlsx_report_bytes(report: AuditReport, lang: str = "ja") -> bytes:
     import pandas
 
     t = texts(lang)
-    summary = report.summary()
-    head = [(t[f"audit_col_{k}"] if f"audit_col_{k}" in t else k, v) for k, v in summary.items()]
-    overview = pandas.DataFrame(head + [("", "")] + settings_rows(report, lang),
+    overview = pandas.DataFrame(summary_rows(report, lang) + [("", "")] + settings_rows(report, lang),
                                 columns=[t["audit_col_setting"], t["audit_col_value"]])
     sheets = [(t["audit_sheet_summary"], overview), (t["audit_sheet_roster"], roster_frame(report, lang)),
               (t["audit_sheet_findings"], findings_frame(report, lang)),

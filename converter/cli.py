@@ -363,7 +363,10 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     if house is not None:
         parse_rule_args([f"{k}={v}" for k, v in house.rules.items()], system_ids())
     profile = load_profile(args.profile) if args.profile else None
-    files = expand_paths(args.paths, AUDIT_SUFFIXES)
+    folder = None if args.no_annotated else Path(args.annotated or outputs[0].parent / "annotated")
+    files = [p for p in expand_paths(args.paths, AUDIT_SUFFIXES)  # not the copies of an earlier audit
+             if folder is None or not _inside(p, folder)]
+    jobs = args.jobs or default_jobs()
     if not files:
         raise MechasheetError("no documents found in: " + ", ".join(args.paths), "NO_DOCUMENTS",
                               paths=list(args.paths))
@@ -375,15 +378,16 @@ def _cmd_audit(args: argparse.Namespace) -> int:
             sys.stdout.flush()
             advance()
 
-        report = audit_paths(args.paths, house=house, options=options, context=_context(args), profile=profile,
-                             jobs=args.jobs or default_jobs(), on_file=on_file)
+        report = audit_paths(files, house=house, options=options, context=_context(args), profile=profile,
+                             jobs=jobs, on_file=on_file)
     inputs = Inputs(files)
     written = []
-    if not args.no_annotated:
-        folder = Path(args.annotated) if args.annotated else outputs[0].parent / "annotated"
-        written += write_annotated(report, folder, args.lang, force=args.force, inputs=inputs)
+    if folder is not None:
+        written += write_annotated(report, folder, args.lang, force=args.force, inputs=inputs, jobs=jobs)
     written += write_reports(report, outputs, args.lang, force=args.force, inputs=inputs)
     for audited in report.files:
+        if audited.annotation_failed:
+            sys.stdout.write(t["audit_not_annotated"].format(path=audited.path, reason=audited.annotation_failed) + "\n")
         if audited.losses:
             losses = "、".join(loss.text(args.lang) for loss in audited.losses)
             sys.stdout.write(t["audit_losses"].format(path=audited.path, losses=losses) + "\n")
@@ -391,6 +395,14 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     for p in written[-len(outputs):]:
         sys.stdout.write(t["audit_written"].format(path=p) + "\n")
     return report.exit_code
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+        return True
+    except ValueError:
+        return False
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:

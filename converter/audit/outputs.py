@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from ..core.errors import OutputError
+from ..core.findings import Finding
 from ..io.files import Inputs, write_atomic
 from .report import AuditReport
 
@@ -59,28 +60,43 @@ def annotated_name(path: str, root: Path, folder: Path) -> Path:
 
 
 def write_annotated(report: AuditReport, folder: Path, lang: str = "ja", force: bool = False,
-                    inputs: Inputs | None = None) -> list[Path]:
-    """An annotated copy of every workbook audited, under ``folder``; each copy's losses are
-    recorded on its file in the report."""
-    from .annotate import annotate
+                    inputs: Inputs | None = None, jobs: int = 1) -> list[Path]:
+    """An annotated copy of every workbook audited, under ``folder``, each made in a worker
+    (openpyxl's load and save are the audit's costliest step); each copy's losses, or why it
+    could not be made, are recorded on its file in the report."""
+    from functools import partial
 
     from ..legacy.grid import SUFFIXES
+    from ..runner import Limits, Task, run_in_workers
 
     workbooks = [f for f in report.files if Path(f.path).suffix.lower() in SUFFIXES
                  and any(m.readable for m in f.members)]
     if not workbooks:
         return []
+    inputs = inputs or Inputs(f.path for f in report.files)
     root = Path(os.path.commonpath([str(Path(f.path).resolve().parent) for f in workbooks]))
-    written = []
+    plan: dict[str, tuple[list[Finding], Path]] = {}
     for audited in workbooks:
         target = annotated_name(audited.path, root, folder)
+        inputs.refuse(target)
         if target.exists() and not force:
-            raise OutputError(f"{target}: exists (use --force to replace it)", "OUTPUT_EXISTS", file=str(target))
-        findings = [f for m in audited.members for f in m.report.findings]
-        audited.losses = annotate(Path(audited.path), findings, target, lang)
-        audited.annotated = str(target)
-        written.append(target)
-    return written
+            raise OutputError(f"{target}: already exists (use --force to replace it)", "OUTPUT_EXISTS",
+                              file=str(target))
+        plan[audited.path] = ([f for m in audited.members for f in m.report.findings], target)
+
+    def done(index: int, got: tuple[list[Any], str | None]) -> None:
+        losses, failure = got
+        audited = workbooks[index]
+        audited.losses = losses
+        if failure is None:
+            audited.annotated = str(plan[audited.path][1])
+        else:
+            audited.annotation_failed = failure
+
+    task = Task(partial(_annotate_one, plan=plan, lang=lang, force=force), _annotation_crashed)
+    paths = [Path(f.path) for f in workbooks]
+    run_in_workers(paths, list(range(len(paths))), task, max(1, min(jobs, len(paths))), Limits(), done)
+    return [Path(f.annotated) for f in workbooks if f.annotated is not None]
 
 
 def write_reports(report: AuditReport, outputs: list[Path], lang: str = "ja", force: bool = False,
@@ -88,3 +104,21 @@ def write_reports(report: AuditReport, outputs: list[Path], lang: str = "ja", fo
     inputs = inputs or Inputs()
     return [write_atomic(p, REPORT_KINDS[p.suffix.lower()](report, lang), force=force, inputs=inputs)
             for p in outputs]
+
+
+
+def _annotate_one(path: Path, *, plan: dict[str, tuple[list[Finding], Path]], lang: str,
+                  force: bool) -> tuple[list[Any], str | None]:
+    """A worker's annotated copy of the workbook at ``path``: its losses, or why it could not
+    be made (a workbook openpyxl cannot load or save is said in the report, never a crash)."""
+    from .annotate import annotate
+
+    findings, target = plan[str(path)]
+    try:
+        return annotate(path, findings, target, lang, force=force), None
+    except Exception as exc:
+        return [], f"{type(exc).__name__}: {exc}"
+
+
+def _annotation_crashed(path: Path, reason: str) -> tuple[list[Any], str | None]:
+    return [], reason

@@ -61,6 +61,7 @@ class AuditedFile:
     members: list[AuditMember] = field(default_factory=list)
     annotated: str | None = None  # its annotated copy, once written
     losses: list[Any] = field(default_factory=list)  # what that copy could not carry (annotate.Loss)
+    annotation_failed: str | None = None  # why no copy could be made
 
 
 def approval(finding: Finding) -> dict[str, str] | None:
@@ -135,7 +136,10 @@ class AuditReport:
                                   "sheet": rec.sheet if rec is not None else None,
                                   "region": rec.region if rec is not None else None,
                                   "confidence": rec.confidence if rec is not None else None,
-                                  "name": m.name, "player": m.player, "figure": m.figure}
+                                  "name": m.name, "player": m.player, "figure": m.figure,
+                                  "annotated": audited.annotated,
+                                  "annotation_failed": audited.annotation_failed,
+                                  "losses": [loss.to_dict() for loss in audited.losses]}
                 files.append(entry)
         return {**head, "kind": "audit", "format": AUDIT_FORMAT, "lang": lang,
                 "house": self.house.to_dict() if self.house.path else None,
@@ -169,10 +173,20 @@ def build_audit_schema() -> dict[str, Any]:
     int_or_null = {"type": ["integer", "null"]}
     entry["required"] = [*entry["required"], "audit"]
     entry["properties"]["audit"] = {
-        "type": "object", "required": ["file", "sha256", "sheet", "region", "confidence", "name", "player", "figure"],
+        "type": "object", "required": ["file", "sha256", "sheet", "region", "confidence", "name", "player", "figure",
+                                       "annotated", "annotation_failed", "losses"],
         "properties": {"file": {"type": "string"}, "sha256": text_or_null, "sheet": text_or_null,
                        "region": text_or_null, "confidence": number_or_null, "name": text_or_null,
-                       "player": text_or_null, "figure": number_or_null},
+                       "player": text_or_null, "figure": number_or_null,
+                       "annotated": {"type": ["string", "null"], "description": "the annotated copy written"},
+                       "annotation_failed": {"type": ["string", "null"],
+                                             "description": "why no annotated copy could be made"},
+                       "losses": {"type": "array", "description": "what the annotated copy could not carry",
+                                  "items": {"type": "object", "required": ["code", "count", "ja", "en"],
+                                            "properties": {"code": {"type": "string"},
+                                                           "count": {"type": "integer", "minimum": 0},
+                                                           "ja": {"type": "string"}, "en": {"type": "string"}},
+                                            "additionalProperties": False}}},
         "additionalProperties": False}
     counts = {k: {"type": "integer", "minimum": 0}
               for k in ("members", "unreadable", "approved", "drift", "old_templates", "duplicates")}

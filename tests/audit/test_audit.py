@@ -231,3 +231,38 @@ def test_sheet_gm_approvals_round_trip_and_approve(tmp_path: Path) -> None:
     assert after.level.value == "info" and after.params["approved_from"] == "sheet"
     shown = [f for f in report.to_dict()["files"][0]["findings"] if f.get("approved")]
     assert shown and shown[0]["approved"]["by"] == "GM 佐藤"
+
+
+def test_cli_writes_annotated_copies_and_says_what_they_lose(tmp_path: Path) -> None:
+    """Each workbook gets its annotated copy (in the workers), recorded in the JSON report with
+    what it lost; a later audit of the same folder does not read the copies as sheets."""
+    import openpyxl
+
+    from converter.sheets import write_sheet
+
+    folder = tmp_path / "卓"
+    folder.mkdir()
+    shutil.copy(SAMPLES / "up" / "s-real-robot.xlsx", folder / "ok.xlsx")
+    write_sheet(_doc("broken/up/over-budget.json"), folder / "over.xlsx")
+    shutil.copy(SAMPLES / "pp" / "veteran.json", folder / "v.json")
+    report = tmp_path / "監査.json"
+    assert main(["audit", str(folder), "-o", str(report), "--annotated", str(folder / "annotated"),
+                 "--jobs", "2"]) == 1
+    data = json.loads(report.read_text("utf-8"))
+    by_file = {Path(f["audit"]["file"]).name: f["audit"] for f in data["files"]}
+    assert by_file["v.json"]["annotated"] is None
+    for name in ("ok.xlsx", "over.xlsx"):
+        copy = Path(by_file[name]["annotated"])
+        assert copy == folder / "annotated" / name and copy.is_file()
+        assert by_file[name]["annotation_failed"] is None
+        assert [loss["code"] for loss in by_file[name]["losses"]] == ["LOSS_CACHED_VALUES"]
+    over = next(f for f in data["files"] if f["audit"]["file"].endswith("over.xlsx"))
+    cells = {f["cell"] for f in over["findings"] if f["cell"] and f["severity"] == "error"}
+    book = openpyxl.load_workbook(folder / "annotated" / "over.xlsx")
+    assert book.sheetnames[0] == "監査"
+    for cell in cells:
+        sheet, ref = cell.split("!")
+        assert book[sheet][ref].comment is not None, cell
+    assert main(["audit", str(folder), "-o", str(folder / "監査2.json"), "--force"]) == 1
+    files = {Path(f["audit"]["file"]).name for f in json.loads((folder / "監査2.json").read_text("utf-8"))["files"]}
+    assert files == {"ok.xlsx", "over.xlsx", "v.json"}

@@ -1,0 +1,61 @@
+"""Benchmark: the GM audit of a folder against `check` of the same folder.
+
+Run: pip install -e '.[bench]' && python bench/audit_folder.py [N] [--jobs J]
+
+Builds a folder of N filled sheets (default 600) of the three systems from the samples (as
+bench/check_folder.py does), then, each in a fresh process, times `check` (the runner, J jobs)
+and the audit with all three reports (.json, .xlsx, .html) and the annotated copies (J jobs),
+and the audit's parts. Prints each figure and the ratio; target (issue 13): the audit within 2x
+of `check`.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from check_folder import build_corpus, measure  # noqa: E402
+
+TARGET = 2.0
+
+
+def runs(out: Path, jobs: int) -> dict[str, tuple[str, str]]:
+    audit = ("from converter.audit.folder import audit_paths\n"
+             "from converter.audit.outputs import write_annotated, write_reports\n"
+             f"out = Path({str(out)!r})")
+    return {
+        "check": ("from converter.runner import check_files",
+                  f"report = check_files(files, jobs={jobs})\nassert len(report.files) == len(files)"),
+        "audit, no output": (audit, f"report = audit_paths(files, jobs={jobs})"),
+        "audit, reports": (audit, f"report = audit_paths(files, jobs={jobs})\n"
+                                  "write_reports(report, [out / 'a.json', out / 'a.xlsx', out / 'a.html'], force=True)"),
+        "audit, everything": (audit, f"report = audit_paths(files, jobs={jobs})\n"
+                                     "write_annotated(report, out / 'annotated', force=True)\n"
+                                     "write_reports(report, [out / 'a.json', out / 'a.xlsx', out / 'a.html'], force=True)"),
+    }
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    n = int(args[0]) if args and args[0].isdigit() else 600
+    jobs = int(args[args.index("--jobs") + 1]) if "--jobs" in args else min(2, os.cpu_count() or 1)
+    with tempfile.TemporaryDirectory(prefix="mechasheet-bench-") as tmp:
+        base = Path(tmp)
+        sheets = build_corpus(base / "sheets", n, ".xlsx")
+        table = runs(base / "out", jobs)
+        results = {kind: measure(kind, sheets, table) for kind in table}
+    print(f"files: {n} sheets of up, mailgear and pp; jobs: {jobs}; cores: {os.cpu_count()}")
+    print(f"{'run':<20}{'ms/file':>10}{'peak MB':>10}{'x check':>10}")
+    check = results["check"]["seconds"]
+    for kind, r in results.items():
+        print(f"{kind:<20}{r['per_file_ms']:>10.2f}{r['peak_kb'] / 1024:>10.0f}{r['seconds'] / check:>10.2f}")
+    ratio = results["audit, everything"]["seconds"] / check
+    verdict = "met" if ratio <= TARGET else "NOT met"
+    print(f"target: the audit with every output within {TARGET:g}x of check: {ratio:.2f}x, {verdict}")
+
+
+if __name__ == "__main__":
+    main()

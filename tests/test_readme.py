@@ -28,6 +28,9 @@ EXPECTED_EXIT = {
     "mechasheet check samples/up/s-real-robot.json --rule damage_dice=every_die --lang en": 1,
     "mechasheet check samples/broken/ --quiet": 1,
     "mechasheet import samples/legacy/ -o out/imported/": 1,  # one sample needs its profile
+    # the broken samples have errors
+    "mechasheet audit samples/ samples/broken/ samples/legacy/ -o out/audit/audit.html -o out/audit/audit.xlsx "
+    "-o out/audit/audit.json": 1,
 }
 
 # Commands the README must keep showing: one per command of the CLI, and the group's own data.
@@ -43,6 +46,9 @@ REQUIRED = (
     "mechasheet import samples/legacy/pp-club-2015.xlsx -o out/club/ --profile samples/legacy/profiles/club-2015-pp.toml",
     "mechasheet rules",
     "mechasheet schema up",
+    "mechasheet audit samples/ samples/broken/ samples/legacy/ -o out/audit/audit.html -o out/audit/audit.xlsx "
+    "-o out/audit/audit.json",
+    "mechasheet convert samples/up/m-mobile-suit.json --to mailgear -o out/mobile-suit-gear.json",
 )
 
 COPY_IGNORED = shutil.ignore_patterns(".git", ".venv", ".hypothesis", ".pytest_cache",

@@ -3,7 +3,7 @@
 Each sample is a sheet laid out the way groups really keep them (labels beside or above values,
 「ＨＰ：２５０」 in one cell, full-width digits, merged titles, several characters on one sheet,
 .xls and .ods files), written from rows given here, with the document it encodes written by hand
-beside it as ``<name>.expected.json``. tests/legacy/test_samples.py imports every sample and
+in ``.expected/<name>.json`` (a hidden folder: the commands that search folders pass it over). tests/legacy/test_samples.py imports every sample and
 compares. .xls and .ods are converted from .xlsx by LibreOffice (``soffice``), so their bytes are
 not reproducible: run this only to change a sample, then commit what it wrote.
 
@@ -282,7 +282,8 @@ def main(only: list[str] | None = None) -> None:
         expected = {"note": s["note"], "documents": s["documents"]}
         if s["profile"]:
             expected["profile"] = s["profile"]
-        (HERE / f"{s['name']}.expected.json").write_text(
+        (HERE / ".expected").mkdir(exist_ok=True)
+        (HERE / ".expected" / f"{s['name']}.json").write_text(
             json.dumps(expected, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
         print(s["name"] + "." + s["format"])
 

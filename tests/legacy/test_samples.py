@@ -11,7 +11,7 @@ from converter.legacy.profile import load_profile
 from converter.legacy.sources import read_import
 
 LEGACY = Path(__file__).resolve().parents[2] / "samples" / "legacy"
-EXPECTED = sorted(LEGACY.glob("*.expected.json"))
+EXPECTED = sorted((LEGACY / ".expected").glob("*.json"))
 
 
 def _imported(path: Path, profile: str | None = None) -> list[dict]:
@@ -24,7 +24,7 @@ def _imported(path: Path, profile: str | None = None) -> list[dict]:
 
 
 def _sample(expected: Path) -> Path:
-    stem = expected.name.removesuffix(".expected.json")
+    stem = expected.stem
     return next(p for p in LEGACY.iterdir() if p.stem == stem and p.suffix != ".json")
 
 
@@ -36,7 +36,7 @@ def test_at_least_ten_samples_across_systems_and_formats() -> None:
     assert {p.suffix for p in samples} >= {".xlsx", ".xls", ".ods"}
 
 
-@pytest.mark.parametrize("expected", EXPECTED, ids=lambda p: p.name.removesuffix(".expected.json"))
+@pytest.mark.parametrize("expected", EXPECTED, ids=lambda p: p.stem)
 def test_sample_imports_to_its_documents(expected: Path) -> None:
     data = json.loads(expected.read_text(encoding="utf-8"))
     assert _imported(_sample(expected), data.get("profile")) == data["documents"]
@@ -55,14 +55,14 @@ def test_a_sheet_of_an_older_template_imports_by_its_names() -> None:
 
 
 def test_the_expected_documents_are_the_makers() -> None:
-    """Each *.expected.json is what samples/legacy/make_legacy.py says the sheet holds (the
+    """Each .expected/<name>.json is what samples/legacy/make_legacy.py says the sheet holds (the
     documents are written by hand there, not copied from an import)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("make_legacy", LEGACY / "make_legacy.py")
     maker = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(maker)
-    assert sorted(s["name"] for s in maker.SAMPLES) == sorted(e.name.removesuffix(".expected.json") for e in EXPECTED)
+    assert sorted(s["name"] for s in maker.SAMPLES) == sorted(e.stem for e in EXPECTED)
     for s in maker.SAMPLES:
-        data = json.loads((LEGACY / f"{s['name']}.expected.json").read_text(encoding="utf-8"))
+        data = json.loads((LEGACY / ".expected" / f"{s['name']}.json").read_text(encoding="utf-8"))
         assert data["documents"] == s["documents"], s["name"]

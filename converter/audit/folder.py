@@ -22,7 +22,9 @@ from ..legacy.profile import Profile
 from ..legacy.sources import ImportRecord, read_import
 from ..roster_table import who
 from ..runner import Limits, Task, crashed, run_in_workers, slimmed
+from .duplicates import duplicate_findings
 from .house import Approval, HouseRules, sheet_approvals
+from .party import party_figure, party_views
 from .report import AuditMember, AuditReport, AuditedFile
 
 AUDIT_SUFFIXES = tuple(dict.fromkeys(INPUT_SUFFIXES + WORKBOOK_SUFFIXES))
@@ -55,8 +57,6 @@ def _member(report: FileReport, record: ImportRecord | None) -> AuditMember:
     keeps it, and the few fields the folder's views read (name, player, the party's figure)."""
     doc = report.document or {}
     name, player = who(doc, report.system)
-    from .party import party_figure
-
     figure = party_figure(report.system, doc, report.computed)
     return AuditMember(slimmed(report), record, name, player, figure, sheet_approvals(doc))
 
@@ -103,9 +103,6 @@ def audit_paths(paths: Iterable[str | Path], *, house: HouseRules | None = None,
 def finish(audited: list[AuditedFile], house: HouseRules, options: Mapping[str, str]) -> AuditReport:
     """The folder's views over the files audited: set checks, duplicates, house budgets, the
     party; then the GM's approvals turn the findings they name into info lines."""
-    from .duplicates import duplicate_findings
-    from .party import party_views
-
     members = [m for f in audited for m in f.members]
     check = CheckReport([m.report for m in members], options=dict(options))
     run_set_checks(check)

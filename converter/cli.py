@@ -123,6 +123,12 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
 
     shared(command("rules"))
 
+    rc = command("recompute")  # issue 15: totals of a sheet without formulas, by the engine
+    rc.add_argument("sheet", metavar="SHEET.xlsx", help=t["recompute_sheet"])
+    rc.add_argument("-o", "--output", required=True, metavar="OUT.xlsx", help=t["recompute_output"])
+    rc.add_argument("--format", choices=("text", "json"), default="text", help=t["recompute_format"])
+    shared(rc, "force")
+
     cv = command("convert")
     cv.add_argument("src", metavar="SRC", help=t["convert_src"])
     cv.add_argument("--to", required=True, choices=("up", "mailgear", "pp"), help=t["convert_to"])
@@ -499,6 +505,34 @@ def _cmd_read(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if any(f.level.value == "error" for f in findings) else EXIT_OK
 
 
+def _cmd_recompute(args: argparse.Namespace) -> int:
+    """A copy of SHEET with every computed cell set by the engine; each changed cell printed
+    (old → new), what reading the sheet found on standard error; SHEET is never touched."""
+    from .check.text import render_findings, text_options
+    from .io.files import refuse_inputs, write_atomic
+    from .sheets.recompute import recompute
+
+    refuse_inputs(args.output, [args.sheet])
+    done = recompute(args.sheet)
+    written = write_atomic(args.output, done.data, args.force, inputs=[args.sheet])
+    sys.stderr.write(render_findings(done.findings, text_options(args.lang, color=_color(sys.stderr))))
+    t = texts(args.lang)
+    if args.format == "json":
+        changes = [{"cell": c.cell, "name": c.name, "old": c.old, "new": c.new} for c in done.changes]
+        sys.stdout.write(json.dumps({"output": str(written), "changes": changes}, ensure_ascii=False,
+                                    indent=2, default=str) + "\n")
+    else:
+        for c in done.changes:
+            sys.stdout.write(t["recompute_change"].format(cell=c.cell, name=c.name, old=_shown(c.old, t),
+                                                          new=_shown(c.new, t)) + "\n")
+        sys.stdout.write(t["recompute_written"].format(path=written, n=len(done.changes)) + "\n")
+    return EXIT_FINDINGS if any(f.level.value == "error" for f in done.findings) else EXIT_OK
+
+
+def _shown(value: Any, t: dict[str, str]) -> str:
+    return t["recompute_empty"] if value in (None, "") else str(value)
+
+
 def _cmd_convert(args: argparse.Namespace) -> int:
     """Convert SRC into --to's system: the account printed, the document written with -o; exit 1
     when the target's engine finds errors (decisions the GM must make first)."""
@@ -527,7 +561,8 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 
 COMMANDS = {"convert": _cmd_convert, "check": _cmd_check, "import": _cmd_import, "audit": _cmd_audit,
             "schema": _cmd_schema, "rules": _cmd_rules,
-            "template": _cmd_template, "write": _cmd_write, "read": _cmd_read}
+            "template": _cmd_template, "write": _cmd_write, "read": _cmd_read,
+            "recompute": _cmd_recompute}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

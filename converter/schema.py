@@ -40,6 +40,14 @@ def _validator(system: str):
 
 
 @lru_cache(maxsize=None)
+def schema_available() -> bool:
+    """Whether jsonschema can be imported (not under Pyodide, where it is not installed)."""
+    from importlib.util import find_spec
+
+    return find_spec("jsonschema") is not None
+
+
+@lru_cache(maxsize=None)
 def _fast_validator(system: str):
     """jsonschema-rs's compiled validator when it is installed (the ``fast`` extra), else None.
 
@@ -62,6 +70,10 @@ def validate(doc: Mapping[str, Any], system: str) -> list[Finding]:
     """Every schema violation of ``doc`` as findings, in document order, and every number no
     spreadsheet or JSON reader holds exactly (NaN, infinities, integers beyond ±2**53)."""
     numbers = list(unsafe_number_findings(doc))
+    if not schema_available():
+        # Under Pyodide (xlwings Lite) jsonschema is not installed: the rules checks still run,
+        # and one finding says the schema's were left out.
+        return [Finding("SCHEMA_UNAVAILABLE", "", {"system": system})] + numbers
     fast = _fast_validator(system)
     if fast is not None and not numbers and fast.is_valid(doc):
         return []
@@ -181,7 +193,11 @@ def _fast_catalog_validator():
 
 def catalog_findings(raw: Any) -> list[Finding]:
     """A mailgear catalog's structure against its generated schema, each error worded as the
-    document checks word it (MG_CATALOG_SCHEMA, with the Japanese and English text)."""
+    document checks word it (MG_CATALOG_SCHEMA, with the Japanese and English text). Without
+    jsonschema (Pyodide) none: the catalog's own rules checks still run, and the pilot's check
+    says once that schemas were left out (SCHEMA_UNAVAILABLE)."""
+    if not schema_available():
+        return []
     fast = _fast_catalog_validator()
     if fast is not None and fast.is_valid(raw):
         return []

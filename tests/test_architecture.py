@@ -140,3 +140,11 @@ def test_each_systems_lift_and_lower_read_only_its_own_rules(system: str) -> Non
     """converter/convert/<system>.py imports its own system's rules, never another's."""
     others = tuple(f"converter.rules.{s}" for s in SYSTEMS if s != system)
     assert sorted(i for i in GRAPH[f"converter.convert.{system}"] if i.startswith(others)) == []
+
+
+def test_excel_functions_import_core_and_themselves_at_module_level() -> None:
+    """converter.excel.udfs (what Lite's main.py and classic's UDF_MODULES import) imports core
+    and converter.excel at module level; rules, sheets and the checker inside the functions."""
+    allowed = ("converter.core", "converter.excel")
+    path = next(p for m, p in MODULES.items() if m == "converter.excel.udfs")
+    assert sorted(i for i in _top_level_imports(path) if not i.startswith(allowed)) == []

@@ -72,11 +72,19 @@ def _read(p: Path, named: NamedCells) -> SheetRead:
     if not version.isdigit() or int(version) > sheet.layout.template_version:
         raise InputError(f"{p}: template {template!r} is newer than this version reads "
                          f"({sheet.layout.template})")
-    doc, rd = read_cells(sheet, named, int(version))
+    return read_named(sheet, named, int(version), str(template))
+
+
+def read_named(sheet: "SystemSheet", named: NamedCells, version: int, template: str = "") -> SheetRead:
+    """Everything the named cells of a sheet of template ``version`` hold: the cells' document
+    with the kept content applied, the context and the rules readings. ``named`` is a workbook's
+    (:class:`NamedCells`) or value grids read through the template's names (the Excel functions)."""
+    doc, rd = read_cells(sheet, named, version)
     kept.restore(sheet, doc, rd)
     context = sheet.read_context(rd)
-    options, option_cells = _read_options(rd, system)
-    return SheetRead(doc, rd.findings, rd.cells, context, str(template), options, option_cells)
+    options, option_cells = _read_options(rd, sheet.system)
+    return SheetRead(doc, rd.findings, rd.cells, context, template or f"{sheet.system}/{version}", options,
+                     option_cells)
 
 
 def read_cells(sheet: "SystemSheet", named: NamedCells, version: int | None = None
@@ -96,20 +104,9 @@ def read_cells(sheet: "SystemSheet", named: NamedCells, version: int | None = No
             put(doc, fld.pointer, value)
     sheet.after_read(doc, rd)
     for table in layout.tables:
-        rows: list[dict[str, Any]] = []
-        beyond = None  # the first filled row past the template's rows (rows inserted into the table)
-        for i in range(rd.rows(table)):
-            row = _read_row(rd, table, i, len(rows))
-            if row:
-                rows.append(row)
-                if i >= table.rows and beyond is None:
-                    beyond = i
+        rows = read_table(rd, table)
         if rows:
             put(doc, table.pointer, rows)
-        if beyond is not None:  # read, but a fresh sheet does not hold them
-            rd.findings.append(Finding("SHEET_ROWS_OVER_CAPACITY", table.pointer,
-                                       {"table": table.label, "capacity": table.rows},
-                                       rd.cell_of(table.column_name(table.columns[0].key), beyond)))
     declared_name = layout.raw.get("declared_total")
     if declared_name:
         rd.cells["/declared_total"] = rd.cell_of(declared_name)
@@ -118,6 +115,24 @@ def read_cells(sheet: "SystemSheet", named: NamedCells, version: int | None = No
             doc["declared_total"] = declared
     sheet.after_tables(doc, rd)
     return doc, rd
+
+
+def read_table(rd: CellReader, table: Table, keep_blank: bool = False) -> list[Any]:
+    """The filled rows of ``table`` as document items (blank rows left out, or kept as None
+    with ``keep_blank``, so that sheet row n stays item n)."""
+    rows: list[Any] = []
+    beyond = None  # the first filled row past the template's rows (rows inserted into the table)
+    for i in range(rd.rows(table)):
+        row = _read_row(rd, table, i, i if keep_blank else len(rows))
+        if row or keep_blank:
+            rows.append(row)
+            if row and i >= table.rows and beyond is None:
+                beyond = i
+    if beyond is not None:  # read, but a fresh sheet does not hold them
+        rd.findings.append(Finding("SHEET_ROWS_OVER_CAPACITY", table.pointer,
+                                   {"table": table.label, "capacity": table.rows},
+                                   rd.cell_of(table.column_name(table.columns[0].key), beyond)))
+    return rows
 
 
 @contextmanager

@@ -1,0 +1,429 @@
+"""The engine as Excel functions (xlwings, classic and Lite): one source for both runtimes.
+
+Each function is a thin wrapper: it reads its cells (``values``, ``grids``) into a document,
+calls the system's engine, and returns what the Evaluation holds at one place; no rule is
+written here. Functions on single items take the item's cells; functions on a whole sheet take
+the sheet's ranges copied from one of our templates (from its cell A1; a template's sheet is
+recognised by its title). Names are upper case with the system's prefix; parameters are
+positional, optional ones with defaults (Excel passes by position in both runtimes). A cell the
+engine cannot price raises a short message (Japanese / English) instead of a wrong number.
+
+In Lite's ``main.py``: ``from converter.excel.udfs import *``. In classic xlwings: ``UDF_MODULES``
+= ``converter.excel.udfs`` (docs/excel-plugin.md).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from ..core.evaluation import Evaluation
+from ..core.findings import Finding
+from . import values
+from .errors import excel_error, finding_error
+from .registration import arg, func
+
+__all__ = ["MAILGEAR_DERIVED", "MAILGEAR_FORTUNE", "MAILGEAR_SKILL_LEVEL", "MAILGEAR_SLOTS", "MAILGEAR_STAT", "PP_ATTRIBUTE_COST",
+           "PP_INITIATIVE", "PP_SKILL_COST", "PP_SPECIALIZATION_COST", "PP_TOTAL", "PP_UNIT_INITIATIVE",
+           "SHEET_CHECK", "UP_ABILITY_COST", "UP_REMAINING", "UP_STAT_COST", "UP_TOTAL", "UP_WEAPON_COST"]
+
+_SHEETS = "シートの範囲（テンプレートのシートを A1 から） / a sheet's range, from its cell A1"
+_MORE = "続くシートの範囲（任意） / another sheet's range (optional)"
+
+
+# --- reading arguments ---------------------------------------------------------------------------
+
+def _enum(system: str, list_id: str, value: Any, what: str) -> Any:
+    """A cell naming an entry of one of the sheet's lists (its label or id), as the reader
+    takes it; an error naming the choices when it is none of them."""
+    from ..sheets.cells import CellReader
+    from ..sheets.system_sheet import system_sheet
+
+    raw = values.scalar(value)
+    if raw is None or raw == 0:
+        raise excel_error("excel_missing", what=what)
+    rd = CellReader(None, system_sheet(system).lists())
+    got = rd.to_enum(raw, list_id, "", "")
+    if rd.findings:
+        raise excel_error("excel_not_in_list", what=what, value=raw,
+                          choices="、".join(map(str, rd.findings[0].params["choices"])))
+    return got
+
+
+def _int(value: Any, what: str, default: int | None = None) -> int | None:
+    """A whole number from a cell (3.0, "３", "3"); ``default`` when blank."""
+    raw = values.scalar(value)
+    if raw is None:
+        return default
+    got = _reader().to_int(raw, "", "")
+    if not isinstance(got, int) or isinstance(got, bool):
+        raise excel_error("excel_not_integer", what=what, value=raw)
+    return got
+
+
+@lru_cache(maxsize=1)
+def _reader():
+    from ..sheets.cells import CellReader
+
+    return CellReader(None, {})
+
+
+def _row(value: Any) -> int:
+    """A 1-based row number within a range (blank or 0: the first)."""
+    n = _int(value, "row", 1) or 1
+    if n < 1:
+        raise excel_error("excel_not_integer", what="row", value=n)
+    return n
+
+
+def _evaluate(doc: dict[str, Any], options: dict[str, str] | None = None,
+              context: dict[str, Any] | None = None) -> Evaluation:
+    from ..rules import get_system
+
+    return get_system(doc["system"]).evaluate_with(doc, options, context)
+
+
+def _cost(ev: Evaluation, pointer: str) -> int:
+    """The cost the engine gives the item at ``pointer`` (0 when it costs nothing), or the
+    engine's reason it could not price it."""
+    _refuse(ev, pointer)
+    return ev.cost_at(pointer, 0)
+
+
+def _derived(ev: Evaluation, pointer: str, what: str) -> Any:
+    _refuse(ev, pointer)
+    if pointer not in ev.derived:
+        raise excel_error("excel_no_value", what=what)
+    return ev.derived[pointer].value
+
+
+def _refuse(ev: Evaluation, pointer: str) -> None:
+    """Raise the engine's finding when the item at ``pointer`` (or what it depends on) was not
+    evaluated."""
+    for skipped in ev.unevaluated:
+        if pointer == skipped or pointer.startswith(skipped + "/") or skipped in ("/size",):
+            raise finding_error(_finding_at(ev, skipped))
+
+
+def _finding_at(ev: Evaluation, pointer: str) -> Finding:
+    return next((f for f in ev.findings if f.pointer == pointer or f.pointer.startswith(pointer + "/")),
+                next(iter(ev.findings), Finding("ENGINE_INCOMPLETE", pointer, {})))
+
+
+def _table_item(system: str, table_id: str, rows_value: Any, row: Any) -> tuple[list[Any], int]:
+    """(the table's filled items, the index among them of sheet row ``row``)."""
+    from .grids import table_rows
+
+    rows = table_rows(system, table_id, rows_value)
+    n = _row(row)
+    if n > len(rows) or rows[n - 1] is None:
+        raise excel_error("excel_row_blank", row=n)
+    return [r for r in rows if r is not None], sum(1 for r in rows[:n - 1] if r is not None)
+
+
+# --- sheets given as ranges ------------------------------------------------------------------------
+
+def _key(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return tuple(_key(v) for v in value)
+    return value
+
+
+@lru_cache(maxsize=16)
+def _sheet(key: tuple[Any, ...]):
+    """The sheet the ranges are, read and evaluated once for every function that asks."""
+    from .grids import read_grids
+
+    got = read_grids(*key)
+    ev = _evaluate(got.document, got.options, got.context)
+    return got, ev
+
+
+def _sheet_evaluation(system: str, *grids: Any) -> Evaluation:
+    got, ev = _sheet(_key([g for g in grids if g is not None]))
+    if got.document.get("system") != system:
+        raise excel_error("excel_wrong_system", system=system, found=got.document.get("system"))
+    return ev
+
+
+# --- up ---------------------------------------------------------------------------------------------
+
+@func
+@arg("size", doc="サイズ（SS〜LLL） / size (SS to LLL)")
+@arg("stat", doc="能力値（ＨＰ、ＥＮ、装甲…） / the stat (HP, EN, armor…)")
+@arg("value", doc="最終値 / the final value")
+def UP_STAT_COST(size: Any, stat: Any, value: Any) -> int:
+    """能力値を最終値まで上げるＵＰ / UP to raise a stat to its final value (seed 000)."""
+    sid = _enum("up", "stats", stat, "stat")
+    doc = {"system": "up", "format": 1, "size": _enum("up", "sizes", size, "size"),
+           "stats": {sid: _int(value, "value")}, "movement": ["land"]}
+    return _cost(_evaluate(doc), f"/stats/{sid}")
+
+
+@func
+@arg("weapons", ndim=2, doc="武装の行（テンプレートの武装表の入力列の順） / weapon rows (the template's input columns)")
+@arg("row", doc="何行目の武器か（既定 1） / which row (default 1)")
+@arg("movement", ndim=2, doc="移動タイプ（空・陸・海・宇宙の ○、または名前） / movement types (○ per air, land, sea, space, or names)")
+@arg("budget", doc="総ＵＰ（任意） / the unit's budget (optional)")
+def UP_WEAPON_COST(weapons: Any, row: Any = 1, movement: Any = None, budget: Any = None) -> int:
+    """武器のＵＰ（撃ち分けを含む） / a weapon's UP from its row of fields (variants included)."""
+    items, index = _table_item("up", "weapons", weapons, row)
+    doc = {"system": "up", "format": 1, "size": "M", "movement": _movement(movement),
+           "weapons": items, "budget": _int(budget, "budget")}
+    return _cost(_evaluate(doc), f"/weapons/{index}")
+
+
+def _movement(value: Any) -> list[str]:
+    """Movement types from four ○/× cells (air, land, sea, space) or cells naming them; none
+    given: land (the baseline the sheet starts from)."""
+    from ..rules.up.tables import TERRAINS
+
+    cells = values.cells(value)
+    if not any(c is not None and c != 0 for c in cells):
+        return ["land"]
+    if len(cells) == len(TERRAINS) and all(c is None or c == 0 or _flag(c) is not None for c in cells):
+        return [t for t, c in zip(TERRAINS, cells) if c not in (None, 0) and _flag(c)]
+    names = [p for c in cells if c not in (None, 0) for p in str(c).replace("、", "・").replace(",", "・").split("・")]
+    return [_enum("up", "terrains", n.strip(), "movement") for n in names if n.strip()]
+
+
+def _flag(value: Any) -> bool | None:
+    got = _reader().to_bool(value, "", "")
+    return got if isinstance(got, bool) else None
+
+
+@func
+@arg("abilities", ndim=2, doc="特殊能力の行（テンプレートの特殊能力表の入力列の順） / ability rows (the template's input columns)")
+@arg("row", doc="何行目の能力か（既定 1） / which row (default 1)")
+@arg("size", doc="サイズ（SS〜LLL） / size (SS to LLL)")
+def UP_ABILITY_COST(abilities: Any, row: Any = 1, size: Any = "M") -> int:
+    """特殊能力のＵＰ / a special ability's UP from its row of fields."""
+    items, index = _table_item("up", "abilities", abilities, row)
+    doc = {"system": "up", "format": 1, "size": _enum("up", "sizes", size if values.scalar(size) else "M", "size"),
+           "movement": ["land"], "abilities": items}
+    return _cost(_evaluate(doc), f"/abilities/{index}")
+
+
+@func
+@arg("sheet1", ndim=2, doc=_SHEETS)
+@arg("sheet2", ndim=2, doc=_MORE)
+@arg("sheet3", ndim=2, doc=_MORE)
+@arg("sheet4", ndim=2, doc=_MORE)
+@arg("sheet5", ndim=2, doc=_MORE)
+@arg("sheet6", ndim=2, doc=_MORE)
+def UP_TOTAL(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
+        sheet5: Any = None, sheet6: Any = None) -> int:
+    """ユニットの合計ＵＰ（ユニット・武装・特殊能力のシート） / the unit's total UP from its sheets."""
+    return _sheet_evaluation("up", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6).total
+
+
+@func
+@arg("sheet1", ndim=2, doc=_SHEETS)
+@arg("sheet2", ndim=2, doc=_MORE)
+@arg("sheet3", ndim=2, doc=_MORE)
+@arg("sheet4", ndim=2, doc=_MORE)
+@arg("sheet5", ndim=2, doc=_MORE)
+@arg("sheet6", ndim=2, doc=_MORE)
+def UP_REMAINING(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
+        sheet5: Any = None, sheet6: Any = None) -> int:
+    """残りＵＰ（総ＵＰ − 合計） / UP left of the budget."""
+    ev = _sheet_evaluation("up", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6)
+    if ev.remainder is None:
+        raise excel_error("excel_missing", what="総ＵＰ / budget")
+    return ev.remainder
+
+
+# --- mailgear --------------------------------------------------------------------------------------
+
+def _mailgear_value(key: Any, what: str, prefix: str, *grids: Any) -> Any:
+    """The derived value directly under ``prefix`` whose id or label ``key`` is."""
+    ev = _sheet_evaluation("mailgear", *grids)
+    name = values.text(key)
+    if not name:
+        raise excel_error("excel_missing", what=what)
+    for d in ev.derived_under(prefix):
+        if "/" in d.pointer[len(prefix) + 1:]:
+            continue
+        if d.pointer == f"{prefix}/{name}" or name in (d.label, d.label_en):
+            return _derived(ev, d.pointer, what)
+    raise excel_error("excel_no_value", what=f"{what} {name}")
+
+
+@func
+@arg("skill", doc="技能（名前か ID） / the skill (name or id)")
+@arg("sheet1", ndim=2, doc=_SHEETS)
+@arg("sheet2", ndim=2, doc=_MORE)
+@arg("sheet3", ndim=2, doc=_MORE)
+@arg("sheet4", ndim=2, doc=_MORE)
+@arg("sheet5", ndim=2, doc=_MORE)
+@arg("sheet6", ndim=2, doc=_MORE)
+def MAILGEAR_SKILL_LEVEL(skill: Any, sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
+        sheet5: Any = None, sheet6: Any = None) -> Any:
+    """オプション込みの技能レベル / a skill's effective level, options included."""
+    return _mailgear_value(skill, "skill", "/derived/skills", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6)
+
+
+@func
+@arg("stat", doc="機体の能力値（センサー、CR… 名前か ID） / the gear's stat (name or id)")
+@arg("sheet1", ndim=2, doc=_SHEETS)
+@arg("sheet2", ndim=2, doc=_MORE)
+@arg("sheet3", ndim=2, doc=_MORE)
+@arg("sheet4", ndim=2, doc=_MORE)
+@arg("sheet5", ndim=2, doc=_MORE)
+@arg("sheet6", ndim=2, doc=_MORE)
+def MAILGEAR_STAT(stat: Any, sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
+        sheet5: Any = None, sheet6: Any = None) -> Any:
+    """機体の能力値（ランクとオプション込み） / a gear stat as the rules derive it."""
+    return _mailgear_value(stat, "stat", "/derived/stats", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6)
+
+
+@func
+@arg("name", doc="派生値（先行判定、耐久、命中… 名前か ID） / the derived value (name or id)")
+@arg("sheet1", ndim=2, doc=_SHEETS)
+@arg("sheet2", ndim=2, doc=_MORE)
+@arg("sheet3", ndim=2, doc=_MORE)
+@arg("sheet4", ndim=2, doc=_MORE)
+@arg("sheet5", ndim=2, doc=_MORE)
+@arg("sheet6", ndim=2, doc=_MORE)
+def MAILGEAR_DERIVED(name: Any, sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
+        sheet5: Any = None, sheet6: Any = None) -> Any:
+    """パイロットとメイルギアの派生値（先行判定、耐久、命中…） / a derived value of pilot and gear."""
+    return _mailgear_value(name, "name", "/derived", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6)
+
+
+@func
+@arg("sheet1", ndim=2, doc=_SHEETS)
+@arg("sheet2", ndim=2, doc=_MORE)
+@arg("sheet3", ndim=2, doc=_MORE)
+@arg("sheet4", ndim=2, doc=_MORE)
+@arg("sheet5", ndim=2, doc=_MORE)
+@arg("sheet6", ndim=2, doc=_MORE)
+def MAILGEAR_FORTUNE(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
+        sheet5: Any = None, sheet6: Any = None) -> Any:
+    """武運の式（2d6+3 など） / the 武運 roll's expression."""
+    return _derived(_sheet_evaluation("mailgear", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6), "/derived/fortune", "武運")
+
+
+@func
+@arg("sheet1", ndim=2, doc=_SHEETS)
+@arg("sheet2", ndim=2, doc=_MORE)
+@arg("sheet3", ndim=2, doc=_MORE)
+@arg("sheet4", ndim=2, doc=_MORE)
+@arg("sheet5", ndim=2, doc=_MORE)
+@arg("sheet6", ndim=2, doc=_MORE)
+def MAILGEAR_SLOTS(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
+        sheet5: Any = None, sheet6: Any = None) -> Any:
+    """使用スロット数 / the slots the equipment uses."""
+    return _derived(_sheet_evaluation("mailgear", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6), "/derived/slots_used", "slots")
+
+
+# --- pp ----------------------------------------------------------------------------------------------
+
+@func
+@arg("attribute", doc="能力値（肉体、反応、感覚、精神、社会） / the attribute")
+@arg("value", doc="能力値の値 / its value")
+def PP_ATTRIBUTE_COST(attribute: Any, value: Any) -> int:
+    """能力値のＰＰ / an attribute's PP (seed 003)."""
+    aid = _enum("pp", "attributes", attribute, "attribute")
+    doc = {"system": "pp", "format": 1, "attributes": {aid: _int(value, "value")}}
+    return _cost(_evaluate(doc), f"/attributes/{aid}")
+
+
+@func
+@arg("skill", doc="技能の名前 / the skill's name")
+@arg("level", doc="技能レベル / its level")
+def PP_SKILL_COST(skill: Any, level: Any) -> int:
+    """技能のＰＰ / a skill's PP."""
+    doc = {"system": "pp", "format": 1, "skills": [{"name": _skill_name(skill), "level": _int(level, "level")}]}
+    return _cost(_evaluate(doc), "/skills/0/level")
+
+
+@func
+@arg("skill", doc="技能の名前 / the skill's name")
+@arg("skill_level", doc="技能レベル / the skill's level")
+@arg("specialization", doc="専門分野の名前 / the specialization's name")
+@arg("level", doc="専門分野のレベル / the specialization's level")
+def PP_SPECIALIZATION_COST(skill: Any, skill_level: Any, specialization: Any, level: Any) -> int:
+    """専門分野のＰＰ（技能レベルから） / a specialization's PP above its skill's level."""
+    spec = {"name": values.text(specialization) or "-", "level": _int(level, "level")}
+    doc = {"system": "pp", "format": 1, "skills": [
+        {"name": _skill_name(skill), "level": _int(skill_level, "skill_level"), "specializations": [spec]}]}
+    return _cost(_evaluate(doc), "/skills/0/specializations/0/level")
+
+
+def _skill_name(value: Any) -> str:
+    name = values.text(value)
+    if not name:
+        raise excel_error("excel_missing", what="skill")
+    return name
+
+
+@func
+@arg("sheet1", ndim=2, doc=_SHEETS)
+@arg("sheet2", ndim=2, doc=_MORE)
+@arg("sheet3", ndim=2, doc=_MORE)
+@arg("sheet4", ndim=2, doc=_MORE)
+@arg("sheet5", ndim=2, doc=_MORE)
+@arg("sheet6", ndim=2, doc=_MORE)
+def PP_TOTAL(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
+        sheet5: Any = None, sheet6: Any = None) -> int:
+    """キャラクターの合計ＰＰ / the character's total PP from its sheets."""
+    return _sheet_evaluation("pp", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6).total
+
+
+@func
+@arg("sheet1", ndim=2, doc=_SHEETS)
+@arg("sheet2", ndim=2, doc=_MORE)
+@arg("sheet3", ndim=2, doc=_MORE)
+@arg("sheet4", ndim=2, doc=_MORE)
+@arg("sheet5", ndim=2, doc=_MORE)
+@arg("sheet6", ndim=2, doc=_MORE)
+def PP_INITIATIVE(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
+        sheet5: Any = None, sheet6: Any = None) -> Any:
+    """イニシアティブ値 / the character's initiative."""
+    return _derived(_sheet_evaluation("pp", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6), "/derived/initiative", "initiative")
+
+
+@func
+@arg("sheet1", ndim=2, doc=_SHEETS)
+@arg("sheet2", ndim=2, doc=_MORE)
+@arg("sheet3", ndim=2, doc=_MORE)
+@arg("sheet4", ndim=2, doc=_MORE)
+@arg("sheet5", ndim=2, doc=_MORE)
+@arg("sheet6", ndim=2, doc=_MORE)
+def PP_UNIT_INITIATIVE(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
+        sheet5: Any = None, sheet6: Any = None) -> Any:
+    """ユニット戦闘のイニシアティブ値（機体シートが要ります） / unit-combat initiative (needs the machine sheet)."""
+    return _derived(_sheet_evaluation("pp", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6), "/derived/unit_initiative",
+                    "unit initiative")
+
+
+# --- any system ---------------------------------------------------------------------------------------
+
+@func
+@arg("sheet1", ndim=2, doc=_SHEETS)
+@arg("sheet2", ndim=2, doc=_MORE)
+@arg("sheet3", ndim=2, doc=_MORE)
+@arg("sheet4", ndim=2, doc=_MORE)
+@arg("sheet5", ndim=2, doc=_MORE)
+@arg("sheet6", ndim=2, doc=_MORE)
+def SHEET_CHECK(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
+        sheet5: Any = None, sheet6: Any = None) -> list[list[Any]]:
+    """シートの確認結果（コード、重さ、セル、内容） / what is wrong with the sheet, a row per finding."""
+    from ..core.texts import texts
+
+    rows = [[f.code, f.level.value, f.cell, f.message("ja"), f.message("en")]
+            for f in check_grids(sheet1, sheet2, sheet3, sheet4, sheet5, sheet6).findings]
+    return rows or [["OK", "info", "", texts("ja")["excel_check_ok"], texts("en")["excel_check_ok"]]]
+
+
+def check_grids(*grids: Any):
+    """The check (schema where jsonschema is installed, and rules) of the sheet the ranges are:
+    a :class:`~converter.check.FileReport` whose findings name the sheet's cells."""
+    from ..check import check_source
+    from ..core.source import Origin, Source
+
+    got, _ = _sheet(_key([g for g in grids if g is not None]))
+    source = Source("Excel", Origin("workbook", template=got.template), document=got.document,
+                    cells=dict(got.cells), context=dict(got.context), options=dict(got.options),
+                    option_cells=dict(got.option_cells), findings=list(got.findings))
+    return check_source(source)

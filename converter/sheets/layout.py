@@ -62,10 +62,6 @@ class Field:
     sheet: str | None = None  # None: the layout's input sheet
     since: int = 1  # the template version that added it: an older sheet lacks it, rightly
 
-    @property
-    def name(self) -> str:
-        return defined_name(self.pointer)
-
 
 @dataclass(frozen=True)
 class Column:
@@ -142,14 +138,14 @@ class Layout:
     def added_after(self, version: int) -> frozenset[str]:
         """Defined names of the cells added by later template versions than ``version``: a sheet
         made from that version lacks them without being damaged."""
-        names = {f"{self.system}.{f.pointer.strip('/').replace('/', '.')}" for f in self.fields
+        names = {defined_name(f.pointer, self.system) for f in self.fields
                  if f.since > version}
         names.update(t.column_name(c.key) for t in self.tables for c in t.columns
                      if max(t.since, c.since) > version)
         return frozenset(names)
 
 
-def defined_name(pointer: str, system: str = "up") -> str:
+def defined_name(pointer: str, system: str) -> str:
     """'/stats/hp' → 'up.stats.hp': the workbook name of a field."""
     return system + "." + ".".join(p for p in pointer.split("/") if p)
 

@@ -20,7 +20,7 @@ from ..core.pointers import put
 from ..rules.options import option_declarations
 from . import kept
 from .cells import CellReader, NamedCells
-from .layout import Table
+from .layout import Table, defined_name
 from .system_sheet import sheet_systems, system_sheet
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def read_cells(sheet: "SystemSheet", named: NamedCells, version: int | None = No
     rd = CellReader(named, sheet.lists(), absent)
     doc: dict[str, Any] = {"system": system, "format": 1}
     for fld in layout.fields:
-        value = rd.value(f"{system}.{fld.pointer.strip('/').replace('/', '.')}", fld.kind, fld.pointer,
+        value = rd.value(defined_name(fld.pointer, system), fld.kind, fld.pointer,
                          list_id=fld.list)
         if value is not None:
             put(doc, fld.pointer, value)

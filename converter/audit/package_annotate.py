@@ -56,7 +56,7 @@ _STYLE = re.compile(r'\ss="(\d+)"')
 def annotated_package(src: Path, findings: Sequence[Finding], lang: str) -> bytes:
     """The annotated copy of the .xlsx/.xlsm at ``src`` as bytes; EditRefused if it cannot be
     made by editing the package (the caller falls back to openpyxl)."""
-    package = open_package(src)
+    package = open_package(src, contents=False)
     try:
         edit = PackageEdit(package)
         book = _Workbook(edit)
@@ -143,9 +143,8 @@ class _Workbook:
         if opening is None:
             raise EditRefused(f"{WORKBOOK}: no <sheets>")
         text = text[:opening.end()] + element + text[opening.end():]
-        text = re.sub(r"<definedName\b[^>]*>",
-                      lambda m: re.sub(r'localSheetId="(\d+)"', lambda n: f'localSheetId="{int(n.group(1)) + 1}"',
-                                       m.group()), text)
+        text = re.sub(r'(<definedName\s[^>]*?localSheetId=")(\d+)"', lambda m: f'{m.group(1)}{int(m.group(2)) + 1}"',
+                      text)
         if re.search(r"<workbookView\b", text):
             text = re.sub(r"<workbookView\b[^>]*>", _view_moved, text)
         else:  # no view: the player's first sheet stays the active one

@@ -1,13 +1,15 @@
 """Annotated copies: a workbook with each finding shown on its cell, and a first sheet listing them.
 
-The copy is written by openpyxl (the original is only read): each offending cell filled by the
-finding's severity (red error, amber warning, light blue info), a note in the report's language
-(code, what is wrong, how to fix it, the expected value where the finding has one), and a first
-sheet 監査 / Audit with the counts by severity and one row per finding, linked to its cell.
-openpyxl cannot carry everything a package may hold; :func:`annotate` returns what this copy
-lost, counted from the parts of the source and of the copy (``annotate.toml``). A homemade sheet
-openpyxl cannot open (.xls, .ods, .xlsb) is copied as its cells' values (python-calamine, the
-legacy reader's grid), its findings at the cells the legacy reader read.
+Each offending cell is filled by the finding's severity (red error, amber warning, light blue
+info) and gets a note in the report's language (code, what is wrong, how to fix it, the expected
+value where the finding has one); a first sheet 監査 / Audit gives the counts by severity and one
+row per finding, linked to its cell. An .xlsx/.xlsm is copied by editing its package
+(``package_annotate``): every part it does not change is kept byte for byte, so nothing is lost.
+A package that editor refuses, and a homemade sheet in another format, are copied by openpyxl
+(the fallback), and :func:`annotate` returns what that copy lost, counted from the parts of the
+source and of the copy (``annotate.toml``); a sheet openpyxl cannot open (.xls, .ods, .xlsb) is
+copied as its cells' values (python-calamine, the legacy reader's grid), its findings at the
+cells the legacy reader read.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from typing import Any, Iterable, Sequence
 from ..core.errors import OutputError
 from ..core.findings import Finding, Severity
 from ..io.files import write_atomic
-from ..io.xlsx_package import column_index, open_package
+from ..io.xlsx_package import EXCEL_COLUMNS, EXCEL_ROWS, column_index, column_letters, open_package
 
 #: what openpyxl opens; anything else is copied as values
 OPENPYXL_SUFFIXES = (".xlsx", ".xlsm")
@@ -34,6 +36,10 @@ FILLS = {Severity.ERROR: "FFFFC7CE", Severity.WARNING: "FFFFEB9C", Severity.INFO
 _ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 _CELL = re.compile(r"^\$?([A-Za-z]{1,3})\$?(\d+)(?::\$?([A-Za-z]{1,3})\$?(\d+))?$")
 MAX_RANGE_CELLS = 400  # a finding placed on a range marks at most this many of its cells
+#: the audit sheet's column widths (A to E: severity, code, cell, pointer, message)
+AUDIT_WIDTHS = (10, 30, 22, 28, 100)
+
+Place = tuple[str, int, int]  # (sheet, row, column), 1-based
 
 
 @dataclass(frozen=True)
@@ -67,13 +73,39 @@ def _loss(code: str, count: int) -> Loss:
     return Loss(code, count, entry["ja"], entry["en"])
 
 
+def copy_suffix(src: Path) -> str:
+    """The annotated copy's suffix: .xlsm for an .xlsm (its macros are kept, and Excel opens a
+    macro workbook only by that name), .xlsx for anything else."""
+    return ".xlsm" if Path(src).suffix.lower() == ".xlsm" else ".xlsx"
+
+
 def annotate(path: Path, findings: Sequence[Finding], out: Path, lang: str = "ja", *,
              force: bool = False) -> list[Loss]:
-    """Write an annotated copy of the workbook at ``path`` to ``out`` (an .xlsx, written whole
-    or not at all; ``path`` is never written) and return what the copy lost."""
+    """Write an annotated copy of the workbook at ``path`` to ``out`` (named as
+    :func:`copy_suffix` says, written whole or not at all; ``path`` is never written) and return
+    what the copy lost: nothing for an .xlsx/.xlsm package edited directly."""
     src, out = Path(path), Path(out)
-    if out.suffix.lower() != ".xlsx":
-        raise OutputError(f"{out}: an annotated copy is an .xlsx workbook (name it .xlsx)")
+    if out.suffix.lower() != copy_suffix(src):
+        raise OutputError(f"{out}: an annotated copy of {src.name} is an {copy_suffix(src)} workbook "
+                          f"(name it {copy_suffix(src)})")
+    if src.suffix.lower() in OPENPYXL_SUFFIXES:
+        from .package_annotate import annotated_package
+        from .package_edit import EditRefused
+
+        try:
+            data = annotated_package(src, findings, lang)
+        except EditRefused:
+            data, losses = _openpyxl_copy(src, findings, lang)
+        else:
+            losses = []
+    else:
+        data, losses = _openpyxl_copy(src, findings, lang)
+    write_atomic(out, data, force, inputs=[src])
+    return losses
+
+
+def _openpyxl_copy(src: Path, findings: Sequence[Finding], lang: str) -> tuple[bytes, list[Loss]]:
+    """The fallback: the copy made by openpyxl (a legacy format's values), and what it lost."""
     if src.suffix.lower() in OPENPYXL_SUFFIXES:
         wb = _opened(src)
         sheets_copied = 0
@@ -87,11 +119,8 @@ def annotate(path: Path, findings: Sequence[Finding], out: Path, lang: str = "ja
     wb.save(buf)
     data = buf.getvalue()
     if sheets_copied:
-        losses = [_loss("LOSS_FORMATTING", sheets_copied), _loss("LOSS_FORMULAS", sheets_copied)]
-    else:
-        losses = _losses(src, data)
-    write_atomic(out, data, force, inputs=[src])
-    return losses
+        return data, [_loss("LOSS_FORMATTING", sheets_copied), _loss("LOSS_FORMULAS", sheets_copied)]
+    return data, _losses(src, data)
 
 
 def _opened(src: Path):
@@ -106,7 +135,7 @@ def _opened(src: Path):
                 package.read_part(name)  # refused past the size limit or with a DTD
     finally:
         package.close()
-    return openpyxl.load_workbook(src, keep_links=True)
+    return openpyxl.load_workbook(src, keep_links=True, keep_vba=src.suffix.lower() == ".xlsm")
 
 
 def _values_copy(src: Path):
@@ -136,10 +165,10 @@ def _values_copy(src: Path):
 def _sheet_title(name: str, taken: Iterable[str]) -> str:
     """``name`` as a sheet title openpyxl accepts (31 characters, none of []:*?/\\), unique."""
     title = re.sub(r"[\[\]:*?/\\]", "_", name)[:31] or "Sheet"
-    used = set(taken)
+    used = {t.casefold() for t in taken}  # Excel's sheet names ignore case
     n = 2
     base = title
-    while title in used:
+    while title.casefold() in used:
         suffix = f" ({n})"
         title = base[:31 - len(suffix)] + suffix
         n += 1
@@ -174,83 +203,136 @@ def _note(finding: Finding, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _mark(wb, findings: Sequence[Finding], lang: str) -> dict[int, tuple[str, int, int]]:
-    """Fill and note each finding's cells; finding index → (sheet, row, column) of its first
-    cell, for the findings whose cell is in the workbook."""
-    from openpyxl.comments import Comment
-    from openpyxl.styles import PatternFill
-
-    by_cell: dict[tuple[str, int, int], list[Finding]] = {}
-    marked: dict[int, tuple[str, int, int]] = {}
+def placements(findings: Sequence[Finding], sheets: Iterable[str]
+               ) -> tuple[dict[Place, list[Finding]], dict[int, Place]]:
+    """Where findings go in a workbook of these sheets: each cell's findings, and finding index →
+    its first cell, for the findings whose cell is in the workbook (and inside Excel's grid)."""
+    names = set(sheets)
+    by_cell: dict[Place, list[Finding]] = {}
+    marked: dict[int, Place] = {}
     for i, finding in enumerate(findings):
         place = cell_place(finding.cell) if finding.cell else None
-        if place is None or place[0] not in wb.sheetnames:
+        if place is None or place[0] not in names:
             continue
         sheet, cells = place
+        cells = [(r, c) for r, c in cells if r <= EXCEL_ROWS and c <= EXCEL_COLUMNS]
+        if not cells:
+            continue
         marked[i] = (sheet, *cells[0])
         for r, c in cells:
             by_cell.setdefault((sheet, r, c), []).append(finding)
+    return by_cell, marked
+
+
+def worst(findings: Iterable[Finding]) -> Severity:
+    return min((f.level for f in findings), key=_ORDER.__getitem__)
+
+
+def note_text(findings: Sequence[Finding], lang: str) -> str:
+    """A cell's note: each of its findings' notes, one after another."""
+    return "\n\n".join(_note(f, lang) for f in findings)
+
+
+#: a note's box, in pixels: wide enough for a hint, as tall as its lines (capped)
+NOTE_WIDTH = 420
+
+
+def note_height(text: str) -> int:
+    return min(600, 20 * (text.count("\n") + 2) + len(text) // 3)
+
+
+def _mark(wb, findings: Sequence[Finding], lang: str) -> dict[int, Place]:
+    """Fill and note each finding's cells (openpyxl); finding index → its first cell."""
+    from openpyxl.comments import Comment
+    from openpyxl.styles import PatternFill
+
+    by_cell, marked = placements(findings, wb.sheetnames)
     for (sheet, r, c), here in by_cell.items():
         cell = wb[sheet].cell(r, c)
-        worst = min((f.level for f in here), key=_ORDER.__getitem__)
-        cell.fill = PatternFill(fill_type="solid", start_color=FILLS[worst], end_color=FILLS[worst])
-        text = "\n\n".join(_note(f, lang) for f in here)
+        colour = FILLS[worst(here)]
+        cell.fill = PatternFill(fill_type="solid", start_color=colour, end_color=colour)
+        text = note_text(here, lang)
         if cell.comment is not None and cell.comment.text:
             text = f"{cell.comment.text}\n\n---\n{text}"
         comment = Comment(text, "mechasheet")
-        comment.width = 420
-        comment.height = min(600, 20 * (text.count("\n") + 2) + len(text) // 3)
+        comment.width = NOTE_WIDTH
+        comment.height = note_height(text)
         cell.comment = comment
     return marked
 
 
-def _audit_sheet(wb, src: Path, findings: Sequence[Finding], marked: dict[int, tuple[str, int, int]],
+@dataclass(frozen=True)
+class AuditLine:
+    """One row of the audit sheet, from column A; how it looks, and the cell its third cell
+    links to. Both copies (package and openpyxl) write these same rows."""
+
+    values: tuple[Any, ...] = ()
+    look: str = ""  # "title", "bold" or ""
+    fill: Severity | None = None  # the first cell's fill
+    link: Place | None = None
+
+
+def audit_lines(name: str, findings: Sequence[Finding], marked: dict[int, Place], lang: str,
+                legacy: bool) -> list[AuditLine]:
+    """The audit sheet: a title, the file, counts by severity, then one row per finding (errors
+    first) linked to its cell."""
+    lines = [AuditLine((_word("heading", lang),), "title"), AuditLine((_word("file", lang), name))]
+    if legacy:
+        lines.append(AuditLine((_word("legacy", lang),)))
+    lines += [AuditLine(), AuditLine((_word("counts", lang),), "bold")]
+    for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
+        lines.append(AuditLine((_word(severity.value, lang), sum(1 for f in findings if f.level is severity)),
+                               fill=severity))
+    lines += [AuditLine(), AuditLine(tuple(_word(k, lang) for k in ("severity", "code", "cell", "pointer", "message")),
+                                     "bold")]
+    for i in sorted(range(len(findings)), key=lambda i: (_ORDER[findings[i].level], i)):
+        f = findings[i]
+        lines.append(AuditLine((_word(f.level.value, lang), f.code, f.cell, f.pointer, f.message(lang)),
+                               fill=f.level, link=marked.get(i)))
+    return lines
+
+
+def link_location(place: Place) -> str:
+    """A hyperlink's location inside the workbook: ``'Sheet'!C12``."""
+    sheet, r, c = place
+    return f"'{sheet.replace(chr(39), chr(39) * 2)}'!{_a1(r, c)}"
+
+
+def audit_title(taken: Iterable[str], lang: str) -> str:
+    return _sheet_title(_word("sheet", lang), taken)
+
+
+def _audit_sheet(wb, src: Path, findings: Sequence[Finding], marked: dict[int, Place],
                  lang: str, legacy: bool) -> None:
-    """The first sheet: counts by severity, then one row per finding linked to its cell."""
+    """The first sheet (openpyxl): :func:`audit_lines` written, the sheet made active."""
     from openpyxl.styles import Font, PatternFill
     from openpyxl.worksheet.hyperlink import Hyperlink
 
-    ws = wb.create_sheet(_sheet_title(_word("sheet", lang), wb.sheetnames), 0)
+    ws = wb.create_sheet(audit_title(wb.sheetnames, lang), 0)
     for other in wb.worksheets:
         other.sheet_view.tabSelected = False
     ws.sheet_view.tabSelected = True
     wb.active = 0
-    bold = Font(bold=True)
-    ws.append([_word("heading", lang)])
-    ws["A1"].font = Font(bold=True, size=14)
-    ws.append([_word("file", lang), src.name])
-    if legacy:
-        ws.append([_word("legacy", lang)])
-    ws.append([])
-    ws.append([_word("counts", lang)])
-    ws.cell(ws.max_row, 1).font = bold
-    for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
-        ws.append([_word(severity.value, lang), sum(1 for f in findings if f.level is severity)])
-        ws.cell(ws.max_row, 1).fill = PatternFill(fill_type="solid", start_color=FILLS[severity],
-                                                  end_color=FILLS[severity])
-    ws.append([])
-    ws.append([_word(k, lang) for k in ("severity", "code", "cell", "pointer", "message")])
-    for c in range(1, 6):
-        ws.cell(ws.max_row, c).font = bold
-    order = sorted(range(len(findings)), key=lambda i: (_ORDER[findings[i].level], i))
-    for i in order:
-        f = findings[i]
-        ws.append([_word(f.level.value, lang), f.code, f.cell, f.pointer, f.message(lang)])
+    fonts = {"title": Font(bold=True, size=14), "bold": Font(bold=True)}
+    for line in audit_lines(src.name, findings, marked, lang, legacy):
+        ws.append(list(line.values))
         row = ws.max_row
-        ws.cell(row, 1).fill = PatternFill(fill_type="solid", start_color=FILLS[f.level], end_color=FILLS[f.level])
-        if i in marked:
-            sheet, r, c = marked[i]
+        if line.look:
+            for c in range(1, len(line.values) + 1):
+                ws.cell(row, c).font = fonts[line.look]
+        if line.fill is not None:
+            colour = FILLS[line.fill]
+            ws.cell(row, 1).fill = PatternFill(fill_type="solid", start_color=colour, end_color=colour)
+        if line.link is not None:
             link = ws.cell(row, 3)
-            link.hyperlink = Hyperlink(ref=link.coordinate, location=f"'{sheet.replace(chr(39), chr(39) * 2)}'!"
-                                       f"{_a1(r, c)}", display=f.cell)
+            link.hyperlink = Hyperlink(ref=link.coordinate, location=link_location(line.link),
+                                       display=line.values[2])
             link.style = "Hyperlink"
-    for letter, width in zip("ABCDE", (10, 30, 22, 28, 100)):
+    for letter, width in zip("ABCDE", AUDIT_WIDTHS):
         ws.column_dimensions[letter].width = width
 
 
 def _a1(row: int, col: int) -> str:
-    from ..io.xlsx_package import column_letters
-
     return f"{column_letters(col - 1)}{row}"
 
 

@@ -50,20 +50,23 @@ def check_report_names(outputs: Iterable[str | Path]) -> list[Path]:
 
 def annotated_name(path: str, root: Path, folder: Path) -> Path:
     """Where the annotated copy of the workbook at ``path`` goes: its place under the inputs'
-    common folder ``root``, inside ``folder``, always as .xlsx."""
+    common folder ``root``, inside ``folder``, as .xlsx (an .xlsm's copy keeps .xlsm, with its
+    macros)."""
+    from .annotate import copy_suffix
+
     p = Path(path)
     try:
         relative = p.resolve().relative_to(root)
     except ValueError:
         relative = Path(p.name)
-    return folder / relative.with_suffix(".xlsx")
+    return folder / relative.with_suffix(copy_suffix(p))
 
 
 def write_annotated(report: AuditReport, folder: Path, lang: str = "ja", force: bool = False,
                     inputs: Inputs | None = None, jobs: int = 1) -> list[Path]:
-    """An annotated copy of every workbook audited, under ``folder``, each made in a worker
-    (openpyxl's load and save are the audit's costliest step); each copy's losses, or why it
-    could not be made, are recorded on its file in the report."""
+    """An annotated copy of every workbook audited, under ``folder``, each made in a worker;
+    each copy's losses (none for a package edited directly), or why it could not be made, are
+    recorded on its file in the report."""
     from functools import partial
 
     from ..legacy.grid import SUFFIXES
@@ -110,7 +113,7 @@ def write_reports(report: AuditReport, outputs: list[Path], lang: str = "ja", fo
 def _annotate_one(path: Path, *, plan: dict[str, tuple[list[Finding], Path]], lang: str,
                   force: bool) -> tuple[list[Any], str | None]:
     """A worker's annotated copy of the workbook at ``path``: its losses, or why it could not
-    be made (a workbook openpyxl cannot load or save is said in the report, never a crash)."""
+    be made (a workbook that cannot be copied is said in the report, never a crash)."""
     from .annotate import annotate
 
     findings, target = plan[str(path)]

@@ -123,8 +123,10 @@ _ANY_CELL = re.compile(rb"<c[\s/>]")
 _ANY_ROW = re.compile(rb"<row[\s/>]")
 
 
-def open_package(path: str | Path) -> Package:
-    """The package at ``path``, checked; PackageError (an InputError) naming what is wrong."""
+def open_package(path: str | Path, *, contents: bool = True) -> Package:
+    """The package at ``path``, checked; PackageError (an InputError) naming what is wrong.
+    With ``contents=False`` only the zip is checked (limits, a workbook part) and no sheets,
+    names or properties are read: for a caller that reads the parts it needs itself."""
     p = Path(path)
     try:
         with open(p, "rb") as fh:
@@ -143,6 +145,8 @@ def open_package(path: str | Path) -> Package:
                            "zip") from exc
     try:
         _check_entries(zf, p)
+        if not contents:
+            return Package(p, zf, {})
         sheets, names, broken = _workbook(zf, p)
         properties = _custom_properties(zf, p)
         for shared in SHARED_PARTS:  # parts a native reader parses beside the sheets: checked too

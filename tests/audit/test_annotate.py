@@ -1,6 +1,7 @@
 """Annotated copies: real workbooks (our samples edited as a player would, every broken sample
 written as a sheet, legacy .xls/.ods sheets, a workbook with an image, chart and shape, an
-.xlsm with its VBA part) annotated and opened again with openpyxl."""
+.xlsm with its VBA part) annotated and opened again with openpyxl. The package editor's own
+guarantees (parts byte for byte, names, LibreOffice, random findings): test_package_annotate.py."""
 from __future__ import annotations
 
 import hashlib
@@ -102,16 +103,20 @@ def test_drift_and_check_findings_annotated(tmp_path: Path) -> None:
 
 
 def test_english_copy(tmp_path: Path) -> None:
+    """An English copy of a sample: notes and sheet in English, nothing lost (every formula's
+    saved result is still there)."""
     findings = [Finding("AUDIT_FORMULA_ALTERED", "/stats/hp/cost", {"cell": "ユニット!H11", "formula": "=A1",
                                                                      "found": "=A2", "value": 3, "expected": 4}, "ユニット!H11"),
                 Finding("AUDIT_TEMPLATE_OLD", "", {"template": "up/1", "current": "up/2"})]
     out = tmp_path / "en.xlsx"
-    losses = annotate(MOBILE_SUIT, findings, out, "en")
-    assert [(loss.code, loss.text("en")) for loss in losses] == [
-        ("LOSS_CACHED_VALUES", "formulas' saved results (recalculated when opened in a spreadsheet)")]
-    with zipfile.ZipFile(MOBILE_SUIT) as z:  # every computed cell of the sample carries its result
-        assert losses[0].count == sum(z.read(n).count(b"</f><v>") - z.read(n).count(b"</f><v></v>")
-                                      for n in z.namelist() if n.startswith("xl/worksheets/sheet"))
+    assert annotate(MOBILE_SUIT, findings, out, "en") == []
+
+    def results(path: Path) -> int:
+        with zipfile.ZipFile(path) as z:
+            return sum(z.read(n).count(b"</f><v>") - z.read(n).count(b"</f><v></v>")
+                       for n in z.namelist() if n.startswith("xl/worksheets/sheet"))
+
+    assert results(out) == results(MOBILE_SUIT) > 0
     _assert_annotated(out, findings, "en")
     note = openpyxl.load_workbook(out)["ユニット"]["H11"].comment.text
     assert "Expected: 4" in note and "Fix:" in note
@@ -155,14 +160,14 @@ def _png() -> bytes:
             + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
 
 
-def test_losses_of_a_workbook_with_an_image_a_chart_and_a_shape(tmp_path: Path) -> None:
-    """What openpyxl does not carry is reported with its count; what it carries is not."""
+def _pictures(path: Path, note: bool = False) -> Path:
+    """A workbook (XlsxWriter) with an image, a chart, a text box and a formula's saved result;
+    with ``note``, a player's note on A4."""
     import io
 
     import xlsxwriter
 
-    src = tmp_path / "pictures.xlsx"
-    wb = xlsxwriter.Workbook(str(src))
+    wb = xlsxwriter.Workbook(str(path))
     ws = wb.add_worksheet("表")
     ws.write_column(0, 0, [1, 2, 3])
     ws.write_formula(3, 0, "=SUM(A1:A3)", None, 6)
@@ -171,9 +176,38 @@ def test_losses_of_a_workbook_with_an_image_a_chart_and_a_shape(tmp_path: Path) 
     chart = wb.add_chart({"type": "column"})
     chart.add_series({"values": "='表'!$A$1:$A$3"})
     ws.insert_chart("H1", chart)
+    if note:
+        ws.write_comment("A4", "プレイヤーのメモ")
     wb.close()
+    return path
+
+
+OLD_TEMPLATE = Finding("AUDIT_TEMPLATE_OLD", "", {"template": "up/1", "current": "up/2"})
+ON_THE_TOTAL = Finding("AUDIT_FORMULA_REPLACED", "", {"cell": "表!A4", "formula": "=SUM(A1:A3)", "found": 7,
+                                                      "value": 7, "expected": 6}, "表!A4")
+
+
+def test_a_workbook_with_an_image_a_chart_and_a_shape_loses_nothing(tmp_path: Path) -> None:
+    """Edited as a package: the image, chart, drawing and every part not annotated are in the
+    copy byte for byte, and no loss is reported."""
+    src = _pictures(tmp_path / "pictures.xlsx")
     out = tmp_path / "copy.xlsx"
-    losses = {loss.code: loss for loss in annotate(src, [Finding("AUDIT_TEMPLATE_OLD", "", {"template": "up/1", "current": "up/2"})], out)}
+    assert annotate(src, [OLD_TEMPLATE, ON_THE_TOTAL], out) == []
+    with zipfile.ZipFile(src) as before, zipfile.ZipFile(out) as after:
+        kept = [n for n in before.namelist() if n.startswith(("xl/media/", "xl/charts/", "xl/drawings/drawing"))]
+        assert len(kept) >= 3
+        for name in kept:
+            assert after.read(name) == before.read(name), name
+    _assert_annotated(out, [OLD_TEMPLATE, ON_THE_TOTAL])
+
+
+def test_the_fallback_reports_what_it_loses(tmp_path: Path) -> None:
+    """A sheet whose annotated cell has a player's note is copied by openpyxl (the package
+    editor does not merge notes): the note is kept above ours, and what openpyxl does not carry
+    is reported with its count."""
+    src = _pictures(tmp_path / "noted.xlsx", note=True)
+    out = tmp_path / "copy.xlsx"
+    losses = {loss.code: loss for loss in annotate(src, [OLD_TEMPLATE, ON_THE_TOTAL], out)}
     with zipfile.ZipFile(src) as before, zipfile.ZipFile(out) as after:
         media = lambda z: sum(1 for n in z.namelist() if n.startswith("xl/media/"))  # noqa: E731
         charts = lambda z: sum(1 for n in z.namelist() if n.startswith("xl/charts/chart"))  # noqa: E731
@@ -184,26 +218,61 @@ def test_losses_of_a_workbook_with_an_image_a_chart_and_a_shape(tmp_path: Path) 
     assert losses["LOSS_CACHED_VALUES"].count == 1
     assert losses["LOSS_SHAPES"].ja == "図形" and losses["LOSS_SHAPES"].en == "shapes"
     assert "LOSS_MACROS" not in losses
+    note = openpyxl.load_workbook(out)["表"]["A4"].comment.text
+    assert note.startswith("プレイヤーのメモ") and "AUDIT_FORMULA_REPLACED" in note
 
 
-def test_losses_of_a_macro_workbook(tmp_path: Path) -> None:
-    """An .xlsm's VBA project is not carried: LOSS_MACROS, the copy an .xlsx without it."""
-    src = tmp_path / "macro.xlsm"
-    with zipfile.ZipFile(MOBILE_SUIT) as zin, zipfile.ZipFile(src, "w", zipfile.ZIP_DEFLATED) as zout:
+def _macro_workbook(path: Path, note: bool = False) -> Path:
+    """MOBILE_SUIT as an .xlsm: a VBA project part, its relationship and the macro workbook's
+    content type (a player's note on ユニット!C5 with ``note``, through openpyxl first)."""
+    base = MOBILE_SUIT
+    if note:
+        wb = openpyxl.load_workbook(MOBILE_SUIT)
+        wb["ユニット"]["C5"].comment = openpyxl.comments.Comment("メモ", "player")
+        base = path.with_suffix(".noted.xlsx")
+        wb.save(base)
+    with zipfile.ZipFile(base) as zin, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zout:
         for info in zin.infolist():
             data = zin.read(info.filename)
             if info.filename == "[Content_Types].xml":
                 data = data.replace(b"</Types>", b'<Default Extension="bin" ContentType="application/'
                                     b'vnd.ms-office.vbaProject"/></Types>')
+                data = data.replace(b"spreadsheetml.sheet.main+xml", b"spreadsheetml.sheet.macroEnabled.main+xml"
+                                    ).replace(b"vnd.openxmlformats-officedocument.spreadsheetml.sheet.macroEnabled",
+                                              b"vnd.ms-excel.sheet.macroEnabled")
+            if info.filename == "xl/_rels/workbook.xml.rels":
+                data = data.replace(b"</Relationships>", b'<Relationship Id="rIdVba" Type="http://schemas.'
+                                    b'microsoft.com/office/2006/relationships/vbaProject" Target="vbaProject.bin"/>'
+                                    b"</Relationships>")
             zout.writestr(info, data)
-        zout.writestr("xl/vbaProject.bin", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504))
+        zout.writestr("xl/vbaProject.bin", VBA)
+    return path
+
+
+VBA = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(range(256)) * 2
+
+
+@pytest.mark.parametrize("note", [False, True], ids=["package", "fallback"])
+def test_a_macro_workbook_keeps_its_macros(note: bool, tmp_path: Path) -> None:
+    """An .xlsm's copy is an .xlsm with its VBA project byte for byte, edited as a package or
+    (a player's note on the annotated cell) by openpyxl keeping VBA; never LOSS_MACROS."""
+    src = _macro_workbook(tmp_path / "macro.xlsm", note)
     before = _digest(src)
-    out = tmp_path / "macro-annotated.xlsx"
-    losses = {loss.code: loss.count for loss in annotate(src, [], out)}
-    assert losses["LOSS_MACROS"] == 1
+    finding = Finding("AUDIT_FORMULA_REPLACED", "", {"cell": "ユニット!C5", "formula": "=1", "found": 2,
+                                                     "value": 2, "expected": 1}, "ユニット!C5")
+    with pytest.raises(OutputError):
+        annotate(src, [finding], tmp_path / "macro-annotated.xlsx")
+    out = tmp_path / "macro-annotated.xlsm"
+    losses = {loss.code: loss.count for loss in annotate(src, [finding], out)}
+    assert "LOSS_MACROS" not in losses
+    assert note or losses == {}
     assert _digest(src) == before
     with zipfile.ZipFile(out) as z:
-        assert "xl/vbaProject.bin" not in z.namelist()
+        assert z.read("xl/vbaProject.bin") == VBA
+        assert b"macroEnabled.main+xml" in z.read("[Content_Types].xml")
+    _assert_annotated(out, [finding])
+    if note:  # the fallback: the player's note kept above ours
+        assert openpyxl.load_workbook(out)["ユニット"]["C5"].comment.text.startswith("メモ\n\n---\n")
 
 
 @pytest.mark.parametrize("path", LEGACY, ids=lambda p: p.name)

@@ -353,7 +353,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     annotated copies; exit 0 without errors, 1 with some, 2 when nothing could be read."""
     from .audit.folder import AUDIT_SUFFIXES, audit_paths
     from .audit.house import load_house
-    from .audit.outputs import check_report_names, write_annotated, write_reports
+    from .audit.outputs import check_report_names, prewarm_reports, write_annotated, write_reports
     from .check.text import render_file, text_options
     from .io import expand_paths
     from .io.files import Inputs
@@ -377,6 +377,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         raise MechasheetError("no documents found in: " + ", ".join(args.paths), "NO_DOCUMENTS",
                               paths=list(args.paths))
     opts = text_options(args.lang, quiet=True, color=_color(sys.stdout))
+    libraries = prewarm_reports(outputs)
     with _progress(len(files)) as advance:
         def on_file(audited) -> None:
             for m in audited.members:
@@ -390,7 +391,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     written = []
     if folder is not None:
         written += write_annotated(report, folder, args.lang, force=args.force, inputs=inputs, jobs=jobs)
-    written += write_reports(report, outputs, args.lang, force=args.force, inputs=inputs)
+    libraries.join()
+    written += write_reports(report, outputs, args.lang, force=args.force, inputs=inputs, jobs=jobs)
     for audited in report.files:
         if audited.annotation_failed:
             sys.stdout.write(t["audit_not_annotated"].format(path=audited.path, reason=audited.annotation_failed) + "\n")

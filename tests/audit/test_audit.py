@@ -266,3 +266,21 @@ def test_cli_writes_annotated_copies_and_what_they_lose(tmp_path: Path) -> None:
     assert main(["audit", str(folder), "-o", str(folder / "監査2.json"), "--force"]) == 1
     files = {Path(f["audit"]["file"]).name for f in json.loads((folder / "監査2.json").read_text("utf-8"))["files"]}
     assert files == {"ok.xlsx", "over.xlsx", "v.json"}
+
+
+def test_reports_written_side_by_side_stop_on_an_existing_one(tmp_path: Path, capsys) -> None:
+    """With several reports and jobs, each is written in its own process; one that exists is
+    refused as the serial path refuses it (OUTPUT_EXISTS naming it), the others still whole."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(SAMPLES / "pp" / "veteran.json", folder / "v.json")
+    (tmp_path / "r.xlsx").write_bytes(b"keep")
+    code = main(["audit", str(folder), "-o", str(tmp_path / "r.json"), "-o", str(tmp_path / "r.xlsx"),
+                 "-o", str(tmp_path / "r.html"), "--no-annotated", "--jobs", "2"])
+    assert code == 2
+    assert "r.xlsx" in capsys.readouterr().err
+    assert (tmp_path / "r.xlsx").read_bytes() == b"keep"
+    assert json.loads((tmp_path / "r.json").read_text("utf-8"))["kind"] == "audit"
+    assert main(["audit", str(folder), "-o", str(tmp_path / "r.json"), "-o", str(tmp_path / "r.xlsx"),
+                 "-o", str(tmp_path / "r.html"), "--no-annotated", "--jobs", "2", "--force"]) == 0
+    assert (tmp_path / "r.xlsx").read_bytes()[:2] == b"PK" and (tmp_path / "r.html").stat().st_size > 0

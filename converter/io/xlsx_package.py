@@ -316,19 +316,37 @@ def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, A
 
     if "xl/_rels/workbook.xml.rels" in zf.NameToInfo:
         parse_xml(read_capped(zf, "xl/_rels/workbook.xml.rels", p), p, "xl/_rels/workbook.xml.rels", rel)
-    data = read_capped(zf, "xl/workbook.xml", p).decode("utf-8", "replace")
-    sheets: dict[str, str] = {}
-    for raw in _SHEET.findall(data):
+    data = read_capped(zf, "xl/workbook.xml", p)
+    try:
+        ids, names, broken = _workbook_part(data)
+    except _TooManyNames:
+        raise PackageError(f"{p}: more than {MAX_NAMES:,} defined names", "INPUT_TOO_LARGE",
+                           f"definedName > {MAX_NAMES:,}") from None
+    sheets = {name: targets[rid] for name, rid in ids if rid in targets}
+    return sheets, dict(names), dict(broken)
+
+
+class _TooManyNames(Exception):
+    pass
+
+
+@lru_cache(maxsize=16)  # every sheet of one template version has the same workbook part
+def _workbook_part(data: bytes) -> tuple[tuple[tuple[str, str | None], ...], dict[str, Area], dict[str, str]]:
+    """``xl/workbook.xml``'s sheets (name, relationship id) and defined names, parsed once per
+    distinct text: a folder filled from one template repeats the same ~300 names in every file.
+    Callers copy the dictionaries (the cached ones are shared)."""
+    text = data.decode("utf-8", "replace")
+    ids = []
+    for raw in _SHEET.findall(text):
         attrs = _attributes(raw)
         rid = next((v for k, v in attrs.items() if k.endswith(":id") or k == "id"), None)
-        if "name" in attrs and rid in targets:
-            sheets[attrs["name"]] = targets[rid]
+        if "name" in attrs:
+            ids.append((attrs["name"], rid))
     names: dict[str, Area] = {}
     broken: dict[str, str] = {}
-    for count, (attributes, body) in enumerate(_DEFINED_NAME.findall(data)):
+    for count, (attributes, body) in enumerate(_DEFINED_NAME.findall(text)):
         if count >= MAX_NAMES:
-            raise PackageError(f"{p}: more than {MAX_NAMES:,} defined names", "INPUT_TOO_LARGE",
-                               f"definedName > {MAX_NAMES:,}")
+            raise _TooManyNames()
         name = _name_of(attributes)
         if name is None or "localSheetId" in attributes:  # a sheet's own name (print areas): not ours
             continue
@@ -338,7 +356,7 @@ def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, A
             broken[name] = ref
         else:
             names[name] = area
-    return sheets, names, broken
+    return tuple(ids), names, broken
 
 
 _REFERENCE = re.compile(r"^=?(?:'((?:[^']|'')+)'|([^'!]+))!\$?([A-Za-z]{1,3})?\$?(\d+)?"

@@ -378,6 +378,11 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                               paths=list(args.paths))
     opts = text_options(args.lang, quiet=True, color=_color(sys.stdout))
     libraries = prewarm_reports(outputs)
+    from .audit.house import HouseRules
+    from .audit.tables import in_force
+
+    for setting, value in in_force(house or HouseRules(), {**(house.rules if house else {}), **options}):
+        sys.stdout.write(t["audit_setting"].format(setting=setting, value=value) + "\n")
     with _progress(len(files)) as advance:
         def on_file(audited) -> None:
             for m in audited.members:

@@ -3,13 +3,15 @@ the duplicates and the settings in force. The xlsx report writes them as sheets;
 renders the same frames, so both say the same thing."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ..core.texts import texts
 from .report import ROSTER_COLUMNS, AuditMember, AuditReport, approval
 
 if TYPE_CHECKING:
     import pandas
+
+    from .house import HouseRules
 
 FINDING_COLUMNS = ("file", "sheet", "name", "severity", "code", "cell", "pointer", "message", "hint", "approved_by")
 PARTY_COLUMNS = ("system", "file", "name", "player", "value", "budget", "median")
@@ -84,8 +86,12 @@ def duplicates_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame
 def settings_rows(report: AuditReport, lang: str = "ja") -> list[tuple[str, str]]:
     """What was in force, printed at the top of every report: the rules readings given (--rule
     and the house rules), the house rules' file, budgets, party limits and approvals."""
-    house = report.house
-    rows: list[tuple[str, str]] = [(f"--rule {k}", v) for k, v in sorted(report.options.items())]
+    return in_force(report.house, report.options)
+
+
+def in_force(house: "HouseRules", options: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The settings of a run (the rules readings given, the house rules), as (setting, value)."""
+    rows: list[tuple[str, str]] = [(f"--rule {k}", v) for k, v in sorted(options.items())]
     if house.path:
         rows.append(("house", house.path + (f" ({house.name})" if house.name else "")))
         if house.budget_all is not None:

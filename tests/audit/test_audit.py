@@ -175,6 +175,7 @@ def test_cli_json_and_xlsx_reports(tmp_path: Path, capsys) -> None:
     assert code == 1  # skill_9 has an error
     out = capsys.readouterr().out
     assert "r.json" in out and "エラー" in out
+    assert "設定: budget.per_character = 2000" in out.splitlines()[:10]  # the settings first
     data = json.loads((tmp_path / "r.json").read_text("utf-8"))
     schema = json.loads((ROOT / "schemas" / "audit-report.schema.json").read_text("utf-8"))
     jsonschema.Draft202012Validator(schema).validate(data)

@@ -52,6 +52,14 @@ class Account:
     def unlisted(self) -> list[Entry]:
         return [e for e in self.source + self.target if not e.listed]
 
+    def anchors_for(self, entry: Entry) -> list[Anchor]:
+        """The anchors the entry's row reads or writes: those whose field is one of the row's
+        fields or holds one (``/weapons/*/damage`` for ``/weapons/*/damage/fixed``)."""
+        if entry.row is None:
+            return []
+        fields = (*entry.row.sources, *entry.row.targets)
+        return [a for a in self.anchors if any(f == a.field or f.startswith(a.field + "/") for f in fields)]
+
     def to_dict(self, lang: str = "ja") -> dict[str, Any]:
         return {"from": self.source_system, "to": self.target_system,
                 "counts": {"source": self.counts("source"), "target": self.counts("target")},

@@ -52,6 +52,11 @@ class Conversion:
         return list(self.report.findings) if self.report is not None else []
 
     @property
+    def to_decide(self) -> list[Finding]:
+        """The target engine's findings above info: the decisions it leaves to the GM."""
+        return [f for f in self.checked if f.level.value != "info"]
+
+    @property
     def total(self) -> int | None:
         return self.report.computed if self.report is not None else None
 

@@ -96,6 +96,16 @@ def build(mapping: Mapping, source_system: str, target_system: str, source: Leav
     return account
 
 
+def folded(mapping: Mapping, source_system: str, target_system: str, source: Leaves, target: Leaves,
+           edited: list[str], changed: list[str], kept: Row) -> Account:
+    """The account of edits folded back onto a carried source: the edited fields of B and their
+    counterparts in A by the direction's rows, every other field ``kept`` as it was carried."""
+    account = build(mapping, source_system, target_system, source, target)
+    for entries, named in ((account.source, set(edited)), (account.target, set(changed))):
+        entries[:] = [e if e.pointer in named else Entry(e.side, e.pointer, "exact", kept, e.value) for e in entries]
+    return account
+
+
 def identity(system: str, doc_leaves: Leaves, why: Row) -> Account:
     """The account of a document returned as it was (the same system, or its carried source)."""
     account = Account(system, system)

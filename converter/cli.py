@@ -553,7 +553,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     doc, own_catalog = read_document(args.src)
     catalog = load_catalog(args.catalog) or own_catalog
     result = convert(doc, to=args.to, mapping=args.mapping, catalog=catalog)
-    written = write_output(result, args.output, inputs, args.force, catalog) if args.output else None
+    written = write_output(result, args.output, inputs, args.force, catalog, args.lang) if args.output else None
     t = texts(args.lang)
     if args.format == "json":
         out = {"conversion": result.to_dict(args.lang), "output": str(written) if written else None}

@@ -113,13 +113,13 @@ def test_empty_folder_exits_2(capsys, tmp_path: Path) -> None:
 
 
 def test_whole_samples_folder_skips_broken(capsys) -> None:
-    """`check samples/` exits 0: the walker skips sub-folders named `broken` (known-bad examples)
-    and `legacy` (homemade sheets, for `mechasheet import`)."""
+    """`check samples/` exits 0: the walker skips sub-folders named `broken` (known-bad examples),
+    `legacy` (homemade sheets, for `mechasheet import`) and `converted` (golden conversions)."""
     code, out, _ = _run(capsys, "check", str(SAMPLES))
     assert code == 0
-    assert "broken" not in out and "legacy" not in out
+    assert "broken" not in out and "legacy" not in out and "converted" not in out
     documents = [p for p in SAMPLES.rglob("*") if p.suffix in (".json", ".xlsx")
-                 and not {"broken", "legacy"} & set(p.relative_to(SAMPLES).parts)
+                 and not {"broken", "legacy", "converted"} & set(p.relative_to(SAMPLES).parts)
                  and not any(part.startswith(".") for part in p.relative_to(SAMPLES).parts)]
     assert out.count("問題なし") == len(documents)
 

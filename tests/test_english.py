@@ -34,7 +34,8 @@ from .mangled import paths, put
 from .strategies import mailgear_catalog, mailgear_pilot, pp_character, up_unit
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = sorted(p for p in ROOT.glob("samples/*/*.json") if p.parent.name != "legacy")  # legacy: sheets
+SAMPLES = sorted(p for p in ROOT.glob("samples/*/*.json")
+                 if p.parent.name not in ("legacy", "converted"))  # legacy: sheets; converted: conversions of these
 BROKEN = sorted(ROOT.glob("samples/broken/*/*.json"))
 CATALOG = ROOT / "samples" / "mailgear" / ".catalog" / "catalog-example.json"
 

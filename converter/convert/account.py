@@ -52,6 +52,14 @@ class Account:
     def unlisted(self) -> list[Entry]:
         return [e for e in self.source + self.target if not e.listed]
 
+    def anchors_for(self, entry: Entry) -> list[Anchor]:
+        """The anchors the entry's row reads or writes: those whose field is one of the row's
+        fields or holds one (``/weapons/*/damage`` for ``/weapons/*/damage/fixed``)."""
+        if entry.row is None:
+            return []
+        fields = (*entry.row.sources, *entry.row.targets)
+        return [a for a in self.anchors if any(f == a.field or f.startswith(a.field + "/") for f in fields)]
+
     def to_dict(self, lang: str = "ja") -> dict[str, Any]:
         return {"from": self.source_system, "to": self.target_system,
                 "counts": {"source": self.counts("source"), "target": self.counts("target")},
@@ -85,6 +93,16 @@ def build(mapping: Mapping, source_system: str, target_system: str, source: Leav
             row = _row_for(rows, ptr, side, isinstance(value, (list, dict)))
             entry = Entry(side, ptr, row.kind if row else UNLISTED[side], row, value)
             (account.source if side == "source" else account.target).append(entry)
+    return account
+
+
+def folded(mapping: Mapping, source_system: str, target_system: str, source: Leaves, target: Leaves,
+           edited: list[str], changed: list[str], kept: Row) -> Account:
+    """The account of edits folded back onto a carried source: the edited fields of B and their
+    counterparts in A by the direction's rows, every other field ``kept`` as it was carried."""
+    account = build(mapping, source_system, target_system, source, target)
+    for entries, named in ((account.source, set(edited)), (account.target, set(changed))):
+        entries[:] = [e if e.pointer in named else Entry(e.side, e.pointer, "exact", kept, e.value) for e in entries]
     return account
 
 

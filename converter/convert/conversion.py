@@ -12,6 +12,7 @@ from ..core.errors import InputError
 from ..core.findings import Finding
 from . import account as accounts
 from . import carried, mailgear, pp, up
+from .fold import fold
 from .leaves import leaves
 from .mapping import SYSTEMS, Mapping, Row, load_mapping
 from .model import Sheet
@@ -23,6 +24,8 @@ LOWER: dict[str, Callable[[Sheet, Lowering], dict[str, Any]]] = {"up": up.lower,
 SAME = Row((), (), "exact", "同じシステム: そのまま", "the same system: as it is", "proposal")
 RESTORED = Row((), (), "exact", "運ばれてきた元文書をそのまま戻す（変換後に編集なし）",
                "the carried source restored as it was (not edited since)", "proposal")
+UNEDITED = Row((), (), "exact", "変換後に編集されていない: 運ばれてきた元文書の値",
+               "not edited since the conversion: the carried source's value", "proposal")
 #: the kinds that carry something of the source into the target
 CARRYING = ("exact", "scaled", "approximated")
 #: fields every document has, which alone carry nothing
@@ -50,6 +53,11 @@ class Conversion:
     @property
     def checked(self) -> list[Finding]:
         return list(self.report.findings) if self.report is not None else []
+
+    @property
+    def to_decide(self) -> list[Finding]:
+        """The target engine's findings above info: the decisions it leaves to the GM."""
+        return [f for f in self.checked if f.level.value != "info"]
 
     @property
     def total(self) -> int | None:
@@ -90,15 +98,21 @@ def convert(document: MappingType[str, Any], to: str, mapping: Mapping | str | P
             findings.append(Finding("CONVERT_EXAMPLE_CATALOG", "", {"given": catalog is not None}))
     source = carried.without_key(document)
     held = carried.carried(document)
+    edits: tuple[dict[str, Any], list[str]] | None = None
     if held is not None and held.get("from") == to and to != source_system:
         if carried.unedited(document):
             target = copy.deepcopy(dict(held["source"]))
             findings.append(Finding("CONVERT_RESTORED", "/extra/" + carried.KEY, {"system": to}))
             return _finish(target, accounts.identity(to, leaves(carried.without_key(target)), RESTORED),
                            findings, document, catalog, check, attach=False)
-        again = convert(held["source"], source_system, mp, catalog, check=False).document
-        fields = _changed(leaves(carried.without_key(again)).values, leaves(source).values)
-        findings.append(Finding("CONVERT_EDITED", "/extra/" + carried.KEY, {"fields": fields[:20], "count": len(fields)}))
+        original = dict(held["source"])
+        again = leaves(carried.without_key(convert(original, source_system, mp, catalog, check=False).document))
+        now = leaves(source)
+        fields = _changed(again.values, now.values)
+        if set(again.values) == set(now.values):  # values edited, no field added or removed: fold
+            edits = (original, fields)
+        else:
+            findings.append(Finding("CONVERT_EDITED", "/extra/" + carried.KEY, {"fields": fields[:20], "count": len(fields)}))
     if source_system == to:
         target = leaves(source).rebuild()
         findings.append(Finding("CONVERT_SAME_SYSTEM", "", {"system": to}))
@@ -110,12 +124,34 @@ def convert(document: MappingType[str, Any], to: str, mapping: Mapping | str | P
                          "CONVERT_NO_MACHINE", name=source.get("name", ""))
     low = Lowering(mp, mailgear._raw(catalog))
     target = LOWER[to](sheet, low)
+    if edits is not None:
+        return _fold_back(edits, target, mp, source_system, to, low, findings, document, catalog, check)
     findings.extend(low.findings)
     account = accounts.build(mp, source_system, to, leaves(source), leaves(target))
     if not any(e.kind in CARRYING and e.pointer not in BOOKKEEPING for e in account.source):
         raise InputError("nothing of the document would be carried", "CONVERT_NOTHING_CARRIED",
                          source=source_system, target=to)
     return _finish(target, account, findings, document, catalog, check, attach=True)
+
+
+def _fold_back(edits: tuple[dict[str, Any], list[str]], fresh: dict[str, Any], mp: Mapping, source_system: str,
+               to: str, low: Lowering, findings: list[Finding], document: MappingType[str, Any], catalog: Any,
+               check: bool) -> Conversion:
+    """The carried source with only the edited fields' counterparts taken from ``fresh`` (the
+    edited document converted afresh), the edits named and those with no counterpart said."""
+    original, fields = edits
+    lifted = LIFT[to](original).machine
+    homes = [w.source for w in lifted.weapons] if lifted is not None else []
+    got = fold(original, fresh, fields, mp.direction(source_system, to), source_system, to, homes)
+    where = "/extra/" + carried.KEY
+    findings.append(Finding("CONVERT_FOLDED", where, {"fields": fields[:20], "count": len(fields),
+                                                      "changed": got.changed[:20], "system": to}))
+    if got.lost:
+        findings.append(Finding("CONVERT_EDIT_NOT_CARRIED", where, {"fields": got.lost[:20], "system": to}))
+    findings.extend(f for f in low.findings if f.pointer in got.changed)
+    account = accounts.folded(mp, source_system, to, leaves(carried.without_key(document)), leaves(got.document),
+                              fields, got.changed, UNEDITED)
+    return _finish(got.document, account, findings, document, catalog, check, attach=False)
 
 
 def _changed(before: MappingType[str, Any], after: MappingType[str, Any]) -> list[str]:

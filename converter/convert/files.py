@@ -40,7 +40,7 @@ def load_catalog(path: str | Path | None) -> Any:
 
 
 def write_output(conversion: Conversion, path: str | Path, inputs: list[str], force: bool = False,
-                 catalog: Any = None) -> Path:
+                 catalog: Any = None, lang: str = "ja") -> Path:
     """The converted document as JSON or as the target's filled template, written whole or not
     at all, never replacing an input."""
     from ..io.files import dump_document, write_atomic
@@ -52,10 +52,19 @@ def write_output(conversion: Conversion, path: str | Path, inputs: list[str], fo
                          file=str(p), allowed=list(OUTPUT_SUFFIXES))
     if suffix == ".json":
         return write_atomic(p, dump_document(conversion.document), force, inputs=inputs)
+    return write_atomic(p, workbook_bytes(conversion, catalog, lang), force, inputs=inputs)
+
+
+def workbook_bytes(conversion: Conversion, catalog: Any = None, lang: str = "ja") -> bytes:
+    """The target's filled template with the account as a visible 変換メモ sheet after its own
+    sheets (an appendix given to the writer: the template and the reader stay as they are)."""
     from ..sheets import sheet_bytes
+    from ..sheets.writer import Appendix
+    from .memo import TITLE, WIDTHS, memo_rows
 
     context = {"catalog": catalog} if catalog is not None and conversion.target_system == "mailgear" else None
-    return write_atomic(p, sheet_bytes(conversion.document, None, context), force, inputs=inputs)
+    rows, headings = memo_rows(conversion, lang)
+    return sheet_bytes(conversion.document, None, context, Appendix(TITLE, rows, WIDTHS, headings))
 
 
 def _finding_line(f: Finding, lang: str) -> str:
@@ -83,7 +92,7 @@ def render_text(conversion: Conversion, lang: str = "ja") -> str:
     if conversion.findings:
         out.append(t["convert_findings"] + "\n")
         out.extend(_finding_line(f, lang) for f in conversion.findings)
-    checked = [f for f in conversion.checked if f.level.value != "info"]
+    checked = conversion.to_decide
     total = conversion.total
     out.append(t["convert_checked"].format(system=acc.target_system,
                                            total="—" if total is None else total, count=len(checked)) + "\n")

@@ -16,9 +16,10 @@ from ..core.source import Source, unreadable
 #: reader module → the suffixes it takes (lower case)
 READERS = {"converter.io.json_files": (".json",), "converter.io.workbooks": (".xlsx", ".xlsm")}
 INPUT_SUFFIXES = tuple(s for suffixes in READERS.values() for s in suffixes)
-# Folders of known-bad examples and of homemade sheets (read by `mechasheet import`, not by
-# check): skipped when a parent folder is searched, read when named.
-SKIPPED_FOLDERS = ("broken", "legacy")
+# Folders of known-bad examples, of homemade sheets (read by `mechasheet import`, not by check)
+# and of conversions (documents repeating their sources' names): skipped when a parent folder is
+# searched, read when named.
+SKIPPED_FOLDERS = ("broken", "legacy", "converted")
 
 
 STDIN = "-"
@@ -54,7 +55,7 @@ def expand_paths(paths: Iterable[str | Path], suffixes: tuple[str, ...] = INPUT_
     """Files named, and the files with one of ``suffixes`` inside folders named (sorted,
     recursive), each once.
 
-    In a folder, hidden entries and sub-folders named in ``skipped`` (``broken``, ``legacy``) are
+    In a folder, hidden entries and sub-folders named in ``skipped`` (``broken``, ``legacy``, ``converted``) are
     passed over; name them directly to read them. A file named twice (or found again in a folder) is read once."""
     out: list[Path] = []
     for raw in paths:

@@ -27,12 +27,13 @@ def template_bytes(system: str, options: Mapping[str, str] | None = None,
 
 
 def sheet_bytes(doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
-                context: Mapping[str, Any] | None = None) -> bytes:
-    """The template filled with ``doc``, formulas carrying the engine's results."""
+                context: Mapping[str, Any] | None = None, appendix: Any = None) -> bytes:
+    """The template filled with ``doc``, formulas carrying the engine's results; ``appendix``
+    (a :class:`~converter.sheets.writer.Appendix`) adds one visible sheet of rows after the others."""
     from .system_sheet import system_sheet
     from .writer import build_workbook
 
-    return build_workbook(system_sheet(str(doc.get("system"))), doc, options, context)
+    return build_workbook(system_sheet(str(doc.get("system"))), doc, options, context, appendix)
 
 
 def write_template(system: str, path: str | Path, force: bool = False,

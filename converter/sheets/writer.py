@@ -13,7 +13,8 @@ import io
 import json
 import re
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..core.errors import OutputError
 from ..core.pointers import get, pointer
@@ -30,28 +31,41 @@ if TYPE_CHECKING:
 FIXED_DATE = dt.datetime(2026, 1, 1)  # keeps template bytes stable
 
 
+@dataclass(frozen=True)
+class Appendix:
+    """A visible sheet of plain rows written after the template's own sheets (a converted
+    document's 変換メモ). It has no defined names, so the reader never sees it, and the template
+    itself never has one."""
+
+    title: str
+    rows: Sequence[Sequence[Any]]
+    widths: Sequence[float] = ()
+    headings: frozenset[int] = frozenset({0})  # the rows written as headings
+
+
 def build_workbook(sheet: "SystemSheet", doc: Mapping[str, Any] | None,
                    options: Mapping[str, str] | None = None,
-                   context: Mapping[str, Any] | None = None) -> bytes:
+                   context: Mapping[str, Any] | None = None, appendix: Appendix | None = None) -> bytes:
     """The workbook as bytes: the template when ``doc`` is None, else the filled sheet.
 
     ``context`` carries what a system's engine takes besides the document (mailgear's
     ``catalog``, pp's ``skills``). A filled sheet is built, read back with the normal reader,
     and built again with what the cells could not say kept in its data sheet (``kept.py``);
-    when the cells say everything, the first build is the workbook."""
+    when the cells say everything, the first build is the workbook. ``appendix`` adds one
+    visible sheet of rows after the others (only to a filled sheet)."""
     opts = resolve_options(sheet.system, options)
     _check_capacity(sheet, doc)
-    data = _build(sheet, doc, opts, context, "")
     if doc is None:
-        return data
+        return _build(sheet, None, opts, context, "", None)
+    data = _build(sheet, doc, opts, context, "", appendix)
     with opened(data) as named:
         read, rd = read_cells(sheet, named)
         text = kept.encode(kept.differences(sheet, sheet.normal(doc, read), read, rd))
-    return _build(sheet, doc, opts, context, text) if text else data
+    return _build(sheet, doc, opts, context, text, appendix) if text else data
 
 
 def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[str, str],
-           context: Mapping[str, Any] | None, kept_text: str) -> bytes:
+           context: Mapping[str, Any] | None, kept_text: str, appendix: Appendix | None) -> bytes:
     """One build of the workbook, ``kept_text`` in its data sheet."""
     import xlsxwriter
 
@@ -125,12 +139,33 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
     ws_data.write_string(0, 1, layout.template)
     wb.define_name("mechasheet.template", "=" + sheet_cell(layout.data_sheet, 0, 1))
     kept.write(wb, ws_data, layout.data_sheet, sheet.system, kept_text)
+    if appendix is not None:
+        worksheets[appendix.title] = _appendix(wb, appendix, fmt)
 
     for ws in worksheets.values():
         ws.protect("", {"format_columns": True, "format_rows": True, "insert_rows": True,
                         "delete_rows": True, "sort": True, "autofilter": True})
     wb.close()
     return buf.getvalue()
+
+
+def _appendix(wb, appendix: Appendix, fmt: Mapping[str, Any]):
+    """The appendix sheet: its heading rows styled, every value as a value (text as text)."""
+    ws = wb.add_worksheet(appendix.title)
+    for c, width in enumerate(appendix.widths):
+        ws.set_column(c, c, width)
+    for r, row in enumerate(appendix.rows):
+        for c, value in enumerate(row):
+            style = fmt["h"] if r in appendix.headings else None
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                ws.write_boolean(r, c, value, style)
+            elif isinstance(value, (int, float)):
+                ws.write_number(r, c, value, style)
+            else:
+                ws.write_string(r, c, str(value), style)
+    return ws
 
 
 def _check_capacity(sheet: "SystemSheet", doc) -> None:

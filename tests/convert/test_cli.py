@@ -4,6 +4,7 @@ input; --mapping overrides anchors and names the file and key of a mistake."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -106,3 +107,6 @@ def test_a_bad_mapping_names_file_and_key(tmp_path: Path, capsys, body: str, key
     code, _, err = _run(capsys, "convert", str(SUIT), "--to", "pp", "--mapping", str(mapping), "--lang", "en")
     assert code == 2
     assert f"{mapping}: {key}:" in err
+    code, _, err = _run(capsys, "convert", str(SUIT), "--to", "pp", "--mapping", str(mapping), "--lang", "ja")
+    assert code == 2 and f"{mapping} の {key}:" in err
+    assert re.search(r"[ぁ-んァ-ン]", err.split(f"{key}:", 1)[1]), "the reason is in Japanese too"

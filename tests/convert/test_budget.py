@@ -1,0 +1,68 @@
+"""Issue 14, item 6: a converted up unit's price against the seed's budget classes (seed 000:4:
+1200 a 中堅 real robot, 1500 a νガンダム, 2000 a super robot). Into up, the unit is priced by up's
+engine and the nearest class is reported; out of up, no target prices a machine (pp's PP buys the
+character, mailgear has no points), so there is nothing to land near."""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from converter.convert import convert
+from converter.convert.up import BUDGET_CLASSES
+from converter.io.context import load_catalog
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOG = load_catalog(ROOT / "samples/mailgear/.catalog/catalog-example.json")
+#: the seed's band: its lowest and highest class, widened by half the gap to the next class
+BAND = (BUDGET_CLASSES[0] - (BUDGET_CLASSES[1] - BUDGET_CLASSES[0]) / 2,
+        BUDGET_CLASSES[-1] + (BUDGET_CLASSES[-1] - BUDGET_CLASSES[-2]) / 2)
+#: samples whose machine is the catalog's middle rank (C) or above, or a pp machine at the
+#: proposal's standard figures: a protagonist's machine, what the seed's classes describe
+STANDARD_OR_ABOVE = ["mailgear/option-cap.json", "mailgear/veteran-custom.json", "mailgear/veteran-fortune.json",
+                     "pp/pilot_with_machine.json"]
+
+
+def _up(name: str) -> object:
+    return convert(json.loads((ROOT / "samples" / name).read_text("utf-8")), "up", catalog=CATALOG)
+
+
+@pytest.mark.parametrize("name", STANDARD_OR_ABOVE)
+def test_a_standard_machine_lands_within_the_seeds_band(name: str) -> None:
+    """Priced by up's engine, within the band; the finding names the total and its nearest class."""
+    result = _up(name)
+    assert BAND[0] <= result.total <= BAND[1], result.total
+    found = [f.params for f in result.findings if f.code == "CONVERT_BUDGET_CLASS"]
+    assert found == [{"total": result.total, "nearest": min(BUDGET_CLASSES, key=lambda c: abs(c - result.total))}]
+    assert result.document["budget"] == result.document["declared_total"] == result.total
+
+
+def test_a_starting_gear_lands_below_the_band() -> None:
+    """starting-pilot's E-rank gear (the catalog's floor) is weaker than any machine the seed's
+    classes describe, and its unit says so by its price: below the band, not lifted into it."""
+    assert _up("mailgear/starting-pilot.json").total < BAND[0]
+
+
+def test_within_one_size_a_sturdier_machine_costs_more() -> None:
+    """Raising the source's durability raises the price while the size stays; a step to a larger
+    size can lower it (the larger size's base HP is free: docs/conversion.md, "Budget classes")."""
+    doc = json.loads((ROOT / "samples/mailgear/veteran-custom.json").read_text("utf-8"))
+    seen: dict[str, list[int]] = {}
+    for durability in range(30, 130, 5):
+        x = copy.deepcopy(doc)
+        x["gear"]["stats"]["durability"] = durability
+        result = convert(x, "up", catalog=CATALOG, check=False)
+        seen.setdefault(result.document["size"], []).append(result.document["budget"])
+    assert len(seen) >= 3
+    assert all(prices == sorted(prices) for prices in seen.values()), seen
+
+
+@pytest.mark.parametrize("target", ["pp", "mailgear"])
+def test_out_of_up_no_price_depends_on_the_unit(target: str) -> None:
+    """A super robot and an armored trooper give the same pp total (the empty pilot's) and no
+    mailgear total: neither target prices a machine, so no class can be landed near."""
+    totals = {convert(json.loads((ROOT / f"samples/up/{n}.json").read_text("utf-8")), target, catalog=CATALOG).total
+              for n in ("l-super-robot", "ss-armored-trooper")}
+    assert len(totals) == 1

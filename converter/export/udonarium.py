@@ -54,7 +54,8 @@ def character_xml(piece: Piece) -> bytes:
     """The character's XML file, UTF-8 with its declaration."""
     root = character(piece)
     ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True, short_empty_elements=False) + b"\n"
+    body = ET.tostring(root, encoding="unicode", short_empty_elements=False)
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'.encode("utf-8")
 
 
 def zip_bytes(piece: Piece, stem: str) -> bytes:

@@ -136,6 +136,15 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     cv.add_argument("--mapping", metavar="FILE", help=t["convert_mapping"])
     cv.add_argument("--catalog", metavar="FILE", help=t["convert_catalog"])
     cv.add_argument("--format", choices=("text", "json"), default="text", help=t["convert_format"])
+
+    ex = command("export")  # issue 17: pieces for online play
+    ex.add_argument("paths", nargs="+", metavar="SHEET_OR_DOC", help=t["export_paths"])
+    ex.add_argument("--to", required=True, choices=("ccfolia", "udonarium", "palette"), help=t["export_to"])
+    ex.add_argument("--stdout", action="store_true", help=t["export_stdout"])
+    shared(ex, "force", output=("OUTDIR", "export_output"))
+    ex.add_argument("--profile", metavar="FILE", help=t["import_profile"])
+    ex.add_argument("--catalog", metavar="FILE", help=t["check_catalog"])
+    ex.add_argument("--skills", metavar="FILE", help=t["check_skills"])
     return p
 
 
@@ -566,7 +575,43 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     return EXIT_OK if result.report is None or result.report.valid else EXIT_FINDINGS
 
 
-COMMANDS = {"convert": _cmd_convert, "check": _cmd_check, "import": _cmd_import, "audit": _cmd_audit,
+def _cmd_export(args: argparse.Namespace) -> int:
+    """Export each character or unit as --to gives it: files under -o, or printed (--stdout);
+    exit 1 when an input held nothing to export."""
+    from .export.files import export_paths, printed, write_pieces
+    from .legacy.profile import load_profile
+
+    t = texts(args.lang)
+    if not args.output and not args.stdout:
+        sys.stderr.write(f"mechasheet: {t['export_needs_output']}\n")
+        return EXIT_INPUT
+    if args.stdout:
+        printed([], args.to)  # a target that cannot be printed stops before any work
+    profile = load_profile(args.profile) if args.profile else None
+    done = export_paths(args.paths, _context(args), profile)
+    pieces = [e.piece for e in done if e.piece is not None]
+    report = sys.stderr if args.stdout else sys.stdout
+    if args.stdout:
+        sys.stdout.write(printed(pieces, args.to))
+        written = [None] * len(pieces)
+    else:
+        inputs = [p for p in (*args.paths, args.profile, args.catalog, args.skills) if p]
+        written = write_pieces(pieces, args.to, args.output, inputs, args.force)
+    outputs = iter(written)
+    for e in done:
+        if e.piece is None:
+            reason = "; ".join(f.message(args.lang) for f in e.findings) or "—"
+            report.write(t["export_skipped"].format(path=e.path, reason=reason) + "\n")
+            continue
+        out = next(outputs)
+        report.write(t["export_line"].format(path=e.path, name=e.piece.name, system=e.piece.system,
+                                             output=out or "stdout") + "\n")
+        if e.piece.errors:
+            report.write(t["export_errors"].format(n=e.piece.errors) + "\n")
+    return EXIT_OK if len(pieces) == len(done) else EXIT_FINDINGS
+
+
+COMMANDS = {"convert": _cmd_convert, "export": _cmd_export, "check": _cmd_check, "import": _cmd_import, "audit": _cmd_audit,
             "schema": _cmd_schema, "rules": _cmd_rules,
             "template": _cmd_template, "write": _cmd_write, "read": _cmd_read,
             "recompute": _cmd_recompute}

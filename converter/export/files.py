@@ -1,0 +1,110 @@
+"""The CLI's front end for an export: each input read (a JSON document, one of our sheets, a
+homemade workbook by its labels), checked, turned into pieces, and each piece written atomically
+under the output folder (never over an input) or printed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from ..core.errors import InputError
+from ..core.evaluation import Evaluation
+from ..core.findings import Finding
+from . import mailgear, pp, up
+from .ccfolia import clipboard_text
+from .model import Piece
+from .pieces import Reading, build_piece
+from .udonarium import zip_bytes
+
+PER_ITEM = {"up": up.weapons, "mailgear": mailgear.equipment, "pp": pp.pools}
+#: target → (file suffix, the file's bytes)
+TARGETS: dict[str, tuple[str, Callable[[Piece, str], bytes]]] = {
+    "ccfolia": (".json", lambda piece, stem: (clipboard_text(piece) + "\n").encode("utf-8")),
+    "udonarium": (".zip", zip_bytes),
+    "palette": (".txt", lambda piece, stem: piece.palette_text().encode("utf-8")),
+}
+
+
+@dataclass
+class Exported:
+    """One character or unit of an input: its piece, or the findings that kept it from one."""
+
+    path: str
+    piece: Piece | None
+    findings: list[Finding]
+
+
+def piece_of(system: str, document: Mapping[str, Any], evaluation: Evaluation, source: str,
+             errors: int = 0) -> Piece:
+    """The piece of a checked document."""
+    from ..importer import document_name
+
+    piece = build_piece(Reading(system, document, evaluation), source,
+                        document_name(document, Path(source).stem), PER_ITEM[system])
+    piece.errors = errors
+    return piece
+
+
+def export_paths(paths: Iterable[str | Path], context: Mapping[str, Any] | None = None,
+                 profile: Any = None) -> list[Exported]:
+    """Every character or unit in ``paths`` (folders searched), checked and made a piece."""
+    from ..check import check_source
+    from ..io import expand_paths, read_source
+    from ..io.sources import INPUT_SUFFIXES
+    from ..legacy.grid import SUFFIXES
+    from ..legacy.sources import read_import
+
+    files = expand_paths(paths, tuple(dict.fromkeys(INPUT_SUFFIXES + SUFFIXES)))
+    if not files:
+        raise InputError("no documents found in: " + ", ".join(map(str, paths)), "NO_DOCUMENTS",
+                         paths=[str(p) for p in paths])
+    out: list[Exported] = []
+    for path in files:
+        if path.suffix.lower() in SUFFIXES:
+            sources = [s for s, _ in read_import(path, profile=profile)]
+        else:
+            sources = [read_source(path)]
+        for source in sources:
+            report = check_source(source, None, context)
+            if report.evaluation is None or report.system not in PER_ITEM or report.document is None:
+                out.append(Exported(str(path), None, report.findings))
+                continue
+            errors = sum(f.level.value == "error" for f in report.findings)
+            out.append(Exported(str(path), piece_of(report.system, report.document, report.evaluation,
+                                                    str(path), errors), report.findings))
+    return out
+
+
+def file_stems(pieces: Iterable[Piece]) -> list[str]:
+    """A file name for each piece, from its name, made unique (``名前``, ``名前-2``)."""
+    from ..importer import document_name
+
+    seen: dict[str, int] = {}
+    stems = []
+    for piece in pieces:
+        stem = document_name({"name": piece.name}, "piece")
+        n = seen.get(stem.casefold(), 0) + 1
+        seen[stem.casefold()] = n
+        stems.append(stem if n == 1 else f"{stem}-{n}")
+    return stems
+
+
+def write_pieces(pieces: list[Piece], target: str, outdir: str | Path, inputs: list[str],
+                 force: bool = False) -> list[Path]:
+    """Each piece written under ``outdir`` as ``target`` gives it, atomically, never over an input."""
+    from ..io.files import Inputs, write_atomic
+
+    suffix, render = TARGETS[target]
+    guard = Inputs(inputs)
+    return [write_atomic(Path(outdir) / f"{stem}{suffix}", render(piece, stem), force, guard)
+            for piece, stem in zip(pieces, file_stems(pieces))]
+
+
+def printed(pieces: list[Piece], target: str) -> str:
+    """What ``--stdout`` prints: the CCFOLIA JSON a line per piece, or the palettes one after another."""
+    if target == "ccfolia":
+        return "".join(clipboard_text(p) + "\n" for p in pieces)
+    if target == "palette":
+        return "\n".join(p.palette_text() for p in pieces)
+    raise InputError("a zip cannot go to standard output", "EXPORT_STDOUT_BINARY", target=target)

@@ -172,3 +172,19 @@ def test_mailgear_has_no_flavour_and_says_why() -> None:
 
     with pytest.raises(OutputError, match="循環参照.*circular"):
         template_bytes("mailgear", formulas="xlwings")
+
+
+def test_the_cli_writes_the_flavour_on_request_and_the_native_sheet_by_default(tmp_path: Path, capsys) -> None:
+    """`template --formulas xlwings` and `write --formulas xlwings` give the flavour's bytes;
+    without the option, the native ones; mailgear's refusal is exit code 2 with its reason."""
+    from converter.cli import main
+
+    doc = CASES[0]
+    assert main(["template", "up", "--formulas", "xlwings", "-o", str(tmp_path / "t.xlsx")]) == 0
+    assert (tmp_path / "t.xlsx").read_bytes() == template_bytes("up", formulas="xlwings")
+    assert main(["template", "up", "-o", str(tmp_path / "n.xlsx")]) == 0
+    assert (tmp_path / "n.xlsx").read_bytes() == template_bytes("up")
+    assert main(["write", str(doc), "--formulas", "xlwings", "-o", str(tmp_path / "w.xlsx")]) == 0
+    assert (tmp_path / "w.xlsx").read_bytes() == sheet_bytes(json.loads(doc.read_text("utf-8")), formulas="xlwings")
+    assert main(["template", "mailgear", "--formulas", "xlwings", "-o", str(tmp_path / "m.xlsx")]) == 2
+    assert "循環参照" in capsys.readouterr().err and not (tmp_path / "m.xlsx").exists()

@@ -110,12 +110,14 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     tp = command("template")
     tp.add_argument("system", help=t["template_system"])
     shared(tp, "force", output=("PATH", "template_output"))
+    tp.add_argument("--formulas", choices=("native", "xlwings"), default="native", help=t["excel_formulas"])
 
     w = command("write")
     w.add_argument("document", metavar="DOC.json", help=t["write_document"])
     shared(w, "force", "rule", output=("SHEET.xlsx", "write_output"))
     w.add_argument("--catalog", metavar="FILE", help=t["write_catalog"])
     w.add_argument("--skills", metavar="FILE", help=t["write_skills"])
+    w.add_argument("--formulas", choices=("native", "xlwings"), default="native", help=t["excel_formulas"])
 
     rd = command("read")
     rd.add_argument("sheet", metavar="SHEET.xlsx", help=t["read_sheet"])
@@ -473,7 +475,8 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 def _cmd_template(args: argparse.Namespace) -> int:
     from .sheets import write_template
 
-    out = write_template(args.system, args.output or f"templates/{args.system}.xlsx", args.force)
+    out = write_template(args.system, args.output or f"templates/{args.system}.xlsx", args.force,
+                         formulas=args.formulas)
     sys.stdout.write(f"{out}\n")
     return EXIT_OK
 
@@ -496,7 +499,7 @@ def _cmd_write(args: argparse.Namespace) -> int:
     refuse_inputs(output, [p for p in (args.document, args.catalog, args.skills) if p])
     # The document's own readings (its ``rules``), unless --rule names another.
     options = {**document_readings(doc), **parse_rule_args(args.rule, system_ids())}
-    out = write_sheet(doc, output, args.force, options, _context(args))
+    out = write_sheet(doc, output, args.force, options, _context(args), args.formulas)
     sys.stdout.write(f"{out}\n")
     return EXIT_OK
 

@@ -46,12 +46,17 @@ class _Drift:
 
 
 def workbook_template(package: Package) -> str:
-    """The template a workbook names (``up/2``): its custom property, else the defined name's
-    cell (the hidden data sheet), as the reader finds it; "" for none."""
-    named = package.properties.get(TEMPLATE_NAME)
+    """The template a workbook names (``up/2``), as the reader finds it; "" for none."""
+    return _named(package, TEMPLATE_NAME)
+
+
+def _named(package: Package, name: str) -> str:
+    """What a workbook says under ``name``: its custom property, else the defined name's cell
+    (the hidden data sheet); "" for none."""
+    named = package.properties.get(name)
     if named:
         return named
-    area = package.names.get(TEMPLATE_NAME)
+    area = package.names.get(name)
     if area is None or area.sheet not in package.sheets:
         return ""
     typed = SheetFormulas(package, area.sheet).typed(area.top, area.left, SharedStrings(package)).value
@@ -62,7 +67,9 @@ def formula_drift(path: Path, document: Mapping[str, Any] | None = None, *,
                   options: Mapping[str, str] | None = None,
                   context: Mapping[str, Any] | None = None) -> list[Finding]:
     """The drift findings of a workbook made from one of our templates (none for any other
-    workbook), and ``AUDIT_TEMPLATE_OLD`` when its template version is older than today's.
+    workbook), and ``AUDIT_TEMPLATE_OLD`` when its template version is older than today's. A
+    flavoured sheet (computed cells calling our Excel functions, ``sheets/xlwings_flavour.py``)
+    is not compared with the native formulas: one ``AUDIT_TEMPLATE_FLAVOUR`` says so.
 
     ``document`` (else the workbook's own), ``options`` and ``context`` (else the workbook's)
     are what the template's values are computed from, only when a cell drifted. A damaged
@@ -76,12 +83,22 @@ def formula_drift(path: Path, document: Mapping[str, Any] | None = None, *,
         if fmap is None:
             return []
         findings = _template_age(template)
+        flavour = _flavour(package)
+        if flavour:
+            return [*findings, Finding("AUDIT_TEMPLATE_FLAVOUR", "", {"template": template, "formulas": flavour})]
         drifts = _drifts(package, fmap)
     finally:
         package.close()
     if drifts:
         findings.extend(_findings(Path(path), fmap, drifts, document, options, context))
     return findings
+
+
+def _flavour(package: Package) -> str:
+    """The flavour a workbook names (``xlwings``); "" for the native formulas."""
+    from ..sheets.xlwings_flavour import FLAVOUR_PROPERTY
+
+    return _named(package, FLAVOUR_PROPERTY)
 
 
 def _template_age(template: str) -> list[Finding]:

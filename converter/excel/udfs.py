@@ -324,7 +324,7 @@ def MAILGEAR_SLOTS(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: 
 def PP_ATTRIBUTE_COST(attribute: Any, value: Any) -> int:
     """能力値のＰＰ / an attribute's PP (seed 003)."""
     aid = _enum("pp", "attributes", attribute, "attribute")
-    doc = {"system": "pp", "format": 1, "attributes": {aid: _int(value, "value")}}
+    doc = {"system": "pp", "format": 1, "attributes": _given(aid, _int(value, "value"))}
     return _cost(_evaluate(doc), f"/attributes/{aid}")
 
 
@@ -333,7 +333,7 @@ def PP_ATTRIBUTE_COST(attribute: Any, value: Any) -> int:
 @arg("level", doc="技能レベル / its level")
 def PP_SKILL_COST(skill: Any, level: Any) -> int:
     """技能のＰＰ / a skill's PP."""
-    doc = {"system": "pp", "format": 1, "skills": [{"name": _skill_name(skill), "level": _int(level, "level")}]}
+    doc = {"system": "pp", "format": 1, "skills": [{"name": _skill_name(skill), **_given("level", _int(level, "level"))}]}
     return _cost(_evaluate(doc), "/skills/0/level")
 
 
@@ -344,10 +344,16 @@ def PP_SKILL_COST(skill: Any, level: Any) -> int:
 @arg("level", doc="専門分野のレベル / the specialization's level")
 def PP_SPECIALIZATION_COST(skill: Any, skill_level: Any, specialization: Any, level: Any) -> int:
     """専門分野のＰＰ（技能レベルから） / a specialization's PP above its skill's level."""
-    spec = {"name": values.text(specialization) or "-", "level": _int(level, "level")}
+    spec = {"name": values.text(specialization) or "-", **_given("level", _int(level, "level"))}
     doc = {"system": "pp", "format": 1, "skills": [
-        {"name": _skill_name(skill), "level": _int(skill_level, "skill_level"), "specializations": [spec]}]}
+        {"name": _skill_name(skill), **_given("level", _int(skill_level, "skill_level")), "specializations": [spec]}]}
     return _cost(_evaluate(doc), "/skills/0/specializations/0/level")
+
+
+def _given(key: str, value: Any) -> dict[str, Any]:
+    """``{key: value}``, or nothing for a blank cell: the document leaves the field out, as
+    reading the sheet does (the engine then takes its start value)."""
+    return {} if value is None else {key: value}
 
 
 def _skill_name(value: Any) -> str:

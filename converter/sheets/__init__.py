@@ -17,35 +17,37 @@ SHEET_SUFFIXES = (".xlsx", ".xlsm")
 
 
 def template_bytes(system: str, options: Mapping[str, str] | None = None,
-                   context: Mapping[str, Any] | None = None) -> bytes:
+                   context: Mapping[str, Any] | None = None, formulas: str = "native") -> bytes:
     """The empty template of ``system`` as .xlsx bytes (byte-stable for the same version);
-    ``context`` fills what the workbook holds besides a document (mailgear's catalog sheet)."""
+    ``context`` fills what the workbook holds besides a document (mailgear's catalog sheet);
+    ``formulas="xlwings"``: computed cells call our Excel functions (``xlwings_flavour``)."""
     from .system_sheet import system_sheet
     from .writer import build_workbook
 
-    return build_workbook(system_sheet(system), None, options, context)
+    return build_workbook(system_sheet(system), None, options, context, formulas=formulas)
 
 
 def sheet_bytes(doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
-                context: Mapping[str, Any] | None = None, appendix: Any = None) -> bytes:
+                context: Mapping[str, Any] | None = None, appendix: Any = None,
+                formulas: str = "native") -> bytes:
     """The template filled with ``doc``, formulas carrying the engine's results; ``appendix``
     (a :class:`~converter.sheets.writer.Appendix`) adds one visible sheet of rows after the others."""
     from .system_sheet import system_sheet
     from .writer import build_workbook
 
-    return build_workbook(system_sheet(str(doc.get("system"))), doc, options, context, appendix)
+    return build_workbook(system_sheet(str(doc.get("system"))), doc, options, context, appendix, formulas)
 
 
 def write_template(system: str, path: str | Path, force: bool = False,
                    options: Mapping[str, str] | None = None,
-                   context: Mapping[str, Any] | None = None) -> Path:
-    return write_atomic(path, template_bytes(system, options, context), force)
+                   context: Mapping[str, Any] | None = None, formulas: str = "native") -> Path:
+    return write_atomic(path, template_bytes(system, options, context, formulas), force)
 
 
 def write_sheet(doc: Mapping[str, Any], path: str | Path, force: bool = False,
                 options: Mapping[str, str] | None = None,
-                context: Mapping[str, Any] | None = None) -> Path:
-    return write_atomic(path, sheet_bytes(doc, options, context), force)
+                context: Mapping[str, Any] | None = None, formulas: str = "native") -> Path:
+    return write_atomic(path, sheet_bytes(doc, options, context, formulas=formulas), force)
 
 
 def read_sheet(path: str | Path):

@@ -24,9 +24,11 @@ from .layout import Table, a1, col_index, defined_name, parse_a1, sheet_cell
 from .reader import opened, read_cells
 from .system_sheet import TRUE, FALSE
 from .xlsx_worksheet import worksheet_class
+from .xlwings_flavour import FLAVOUR_PROPERTY, XLWINGS
 
 if TYPE_CHECKING:
     from .system_sheet import Cached, SystemSheet
+    from .xlwings_flavour import XlwingsFormulas
 
 FIXED_DATE = dt.datetime(2026, 1, 1)  # keeps template bytes stable
 
@@ -45,28 +47,41 @@ class Appendix:
 
 def build_workbook(sheet: "SystemSheet", doc: Mapping[str, Any] | None,
                    options: Mapping[str, str] | None = None,
-                   context: Mapping[str, Any] | None = None, appendix: Appendix | None = None) -> bytes:
+                   context: Mapping[str, Any] | None = None, appendix: Appendix | None = None,
+                   formulas: str = "native") -> bytes:
     """The workbook as bytes: the template when ``doc`` is None, else the filled sheet.
 
     ``context`` carries what a system's engine takes besides the document (mailgear's
     ``catalog``, pp's ``skills``). A filled sheet is built, read back with the normal reader,
     and built again with what the cells could not say kept in its data sheet (``kept.py``);
     when the cells say everything, the first build is the workbook. ``appendix`` adds one
-    visible sheet of rows after the others (only to a filled sheet)."""
+    visible sheet of rows after the others (only to a filled sheet). ``formulas`` is the
+    flavour of the computed cells: native formulas, or our Excel functions (``xlwings_flavour``)."""
     opts = resolve_options(sheet.system, options)
     _check_capacity(sheet, doc)
+    flavour = _flavour(sheet, formulas)
     if doc is None:
-        return _build(sheet, None, opts, context, "", None)
-    data = _build(sheet, doc, opts, context, "", appendix)
+        return _build(sheet, None, opts, context, "", None, flavour)
+    data = _build(sheet, doc, opts, context, "", appendix, flavour)
     with opened(data) as named:
         read, rd = read_cells(sheet, named)
         text = kept.encode(kept.differences(sheet, sheet.normal(doc, read), read, rd))
-    return _build(sheet, doc, opts, context, text, appendix) if text else data
+    return _build(sheet, doc, opts, context, text, appendix, flavour) if text else data
+
+
+def _flavour(sheet: "SystemSheet", formulas: str) -> "XlwingsFormulas | None":
+    from .xlwings_flavour import FORMULAS, XLWINGS, xlwings_formulas
+
+    if formulas not in FORMULAS:
+        raise ValueError(f"formulas: {formulas!r} (one of {', '.join(FORMULAS)})")
+    return xlwings_formulas(sheet.layout) if formulas == XLWINGS else None
 
 
 def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[str, str],
-           context: Mapping[str, Any] | None, kept_text: str, appendix: Appendix | None) -> bytes:
-    """One build of the workbook, ``kept_text`` in its data sheet."""
+           context: Mapping[str, Any] | None, kept_text: str, appendix: Appendix | None,
+           flavour: "XlwingsFormulas | None" = None) -> bytes:
+    """One build of the workbook, ``kept_text`` in its data sheet; ``flavour`` marked in its
+    properties and data sheet when there is one."""
     import xlsxwriter
 
     layout = sheet.layout
@@ -77,6 +92,8 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
     wb.set_properties({"title": layout.title, "author": "mechasheet", "created": FIXED_DATE,
                        "comments": f"mechasheet template {layout.template}"})
     wb.set_custom_property("mechasheet.template", layout.template)
+    if flavour is not None:
+        wb.set_custom_property(FLAVOUR_PROPERTY, XLWINGS)
     fmt = {
         "h": wb.add_format({"bold": True, "bg_color": "#DDE3EA", "border": 1}),
         "title": wb.add_format({"bold": True, "font_size": 14}),
@@ -99,6 +116,7 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
 
     cached = sheet.cached(doc, opts, dict(context or {}))
     writer = SheetWriter(wb, sheet, fmt)
+    writer.flavour = flavour
     view = sheet.shown(doc) if doc else doc  # the document as the sheet lays it out
     writer.doc, writer.cached = view, cached
 
@@ -138,6 +156,10 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
     ws_data.write_string(0, 0, "template")
     ws_data.write_string(0, 1, layout.template)
     wb.define_name("mechasheet.template", "=" + sheet_cell(layout.data_sheet, 0, 1))
+    if flavour is not None:
+        ws_data.write_string(0, 3, "formulas")
+        ws_data.write_string(0, 4, XLWINGS)
+        wb.define_name(FLAVOUR_PROPERTY, "=" + sheet_cell(layout.data_sheet, 0, 4))
     kept.write(wb, ws_data, layout.data_sheet, sheet.system, kept_text)
     if appendix is not None:
         worksheets[appendix.title] = _appendix(wb, appendix, fmt)
@@ -222,6 +244,7 @@ class SheetWriter:
         self.lists = sheet.lists()
         self.doc: Mapping[str, Any] | None = None  # the document as shown (sheet.shown), for hooks
         self.cached: "Cached | None" = None
+        self.flavour: "XlwingsFormulas | None" = None  # the computed cells' functions, if flavoured
         # Each worksheet's validation rules, in order of first use, with the cells they cover.
         self._validations: dict[tuple[Any, str], tuple[dict[str, Any], list[tuple[int, int]]]] = {}
 
@@ -322,6 +345,8 @@ class SheetWriter:
             ws.write_string(r, c, cell_text(json.dumps(value, ensure_ascii=False)), fmt)
 
     def computed(self, ws, r: int, c: int, formula: str, value: Any, name: str | None = None) -> None:
+        if self.flavour is not None:
+            formula = self.flavour.cell(name, formula)
         ws.write_formula(r, c, formula, self.fmt["calc"], "" if value is None else value)
         if name:
             self.wb.define_name(name, "=" + sheet_cell(ws.name, r, c))
@@ -343,7 +368,10 @@ class SheetWriter:
                 c = first_col + j
                 if col.computed:
                     value = cached.row(table, i, col.key) if row_doc is not None else ""
-                    ws.write_formula(r, c, self.sheet.formula(col.computed, table, i), self.fmt["calc"], value)
+                    formula = self.sheet.formula(col.computed, table, i)
+                    if self.flavour is not None:
+                        formula = self.flavour.row(table, i, col.key, formula)
+                    ws.write_formula(r, c, formula, self.fmt["calc"], value)
                     continue
                 value = _cell_value(row_doc, col, self.lists) if row_doc is not None else None
                 kind = "int" if col.kind == "effect_level" else col.kind

@@ -356,3 +356,19 @@ def _moved(formula: str, sheet: str, rows: int, on_sheet: bool) -> str:
 @pytest.mark.parametrize("name", ["pp-club-2015.xlsx", "pp-one-per-sheet.xls", "up-stats-below.ods"])
 def test_a_workbook_not_ours_has_no_drift(name: str) -> None:
     assert formula_drift(ROOT / "samples" / "legacy" / name) == []
+
+
+@pytest.mark.parametrize("system", ("up", "pp"))
+def test_a_flavoured_sheet_is_one_info_finding_not_drift_everywhere(tmp_path: Path, system: str) -> None:
+    """Its computed cells call our Excel functions: the audit says so once and compares no formula;
+    the same sheet with native formulas has no finding at all."""
+    from converter.sheets import sheet_bytes
+
+    doc = json.loads(next((ROOT / "samples" / system).glob("*.json")).read_text("utf-8"))
+    flavoured, native = tmp_path / "flavoured.xlsx", tmp_path / "native.xlsx"
+    flavoured.write_bytes(sheet_bytes(doc, formulas="xlwings"))
+    native.write_bytes(sheet_bytes(doc))
+    findings = formula_drift(flavoured)
+    assert [(f.code, f.level, f.params) for f in findings] == [
+        ("AUDIT_TEMPLATE_FLAVOUR", Severity.INFO, {"template": load_layout(system).template, "formulas": "xlwings"})]
+    assert formula_drift(native) == []

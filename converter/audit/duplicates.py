@@ -14,6 +14,9 @@ from .house import HouseRules
 from .report import AuditMember, AuditedFile
 
 
+NAMES_SHOWN = 5  # a player's characters a finding names (the count says how many in all)
+
+
 def name_key(text: Any) -> str:
     """How two names are compared: NFKC, case-folded, without spaces."""
     return "".join(unicodedata.normalize("NFKC", str(text)).casefold().split())
@@ -56,7 +59,9 @@ def duplicate_findings(files: list[AuditedFile], house: HouseRules) -> list[tupl
     if limit:
         for members in by_player.values():
             if len(members) > limit:
-                names = [str(m.name or "?") for _, m in members]
+                names = [str(m.name or "?") for _, m in members[:NAMES_SHOWN]]
+                if len(members) > NAMES_SHOWN:
+                    names.append("…")
                 for i, m in members[limit:]:
                     out.append((i, Finding("AUDIT_PLAYER_OVER_LIMIT", "", {
                         "player": m.player, "count": len(members), "limit": limit, "names": names})))

@@ -285,3 +285,18 @@ def test_reports_written_side_by_side_stop_on_an_existing_one(tmp_path: Path, ca
     assert main(["audit", str(folder), "-o", str(tmp_path / "r.json"), "-o", str(tmp_path / "r.xlsx"),
                  "-o", str(tmp_path / "r.html"), "--no-annotated", "--jobs", "2", "--force"]) == 0
     assert (tmp_path / "r.xlsx").read_bytes()[:2] == b"PK" and (tmp_path / "r.html").stat().st_size > 0
+
+
+def test_json_report_text_is_the_same_data_a_line_per_element(tmp_path: Path) -> None:
+    from converter.audit.outputs import json_report_text
+
+    for name in ("pp/veteran.json", "up/s-real-robot.json", "broken/pp/skill_9.json"):
+        shutil.copy(SAMPLES / name, tmp_path / Path(name).name)
+    data = audit_paths([tmp_path]).to_dict("ja")
+    text = json_report_text(data)
+    assert json.loads(text) == data
+    lines = text.splitlines()
+    assert lines[0] == "{" and lines[-1] == "}"
+    files = [line for line in lines if line.startswith('    {"path"')]
+    assert len(files) == len(data["files"]) == 3  # one file a line
+    assert json_report_text({"empty": [], "n": 1}) == '{\n  "empty": [],\n  "n": 1\n}\n'

@@ -207,6 +207,27 @@ def pp_character(draw) -> dict:
     return doc
 
 
+@st.composite
+def pp_fighter(draw) -> dict:
+    """A `pp` character with what the samples lack: 〈機動格闘〉 (sometimes on two rows, the higher
+    counting), 〈知識／戦術〉 at times, and a machine with a melee weapon (its 回避目標値 adds
+    〈機動格闘〉＋作業性)."""
+    doc = draw(pp_character())
+    skills = doc.setdefault("skills", [])[:9]
+    for _ in range(draw(st.integers(1, 2))):
+        skills.append({"name": draw(st.sampled_from(["機動格闘", "〈機動格闘〉"])), "level": draw(st.integers(0, 8))})
+    if draw(st.booleans()):
+        skills.append({"name": "知識／戦術", "level": draw(st.integers(0, 8))})
+    doc["skills"] = draw(st.permutations(skills))
+    machine = doc.setdefault("machine", draw(pp_machine()))
+    machine.setdefault("workability", draw(st.integers(0, 5)))
+    weapons = machine.setdefault("weapons", [])[:7]
+    weapons.append({"name": "ナイフ", "melee": True, "hit_target": draw(st.integers(0, 12)),
+                    "evasion_target": draw(st.integers(0, 12)), "penetration": 3, "damage": "M"})
+    machine["weapons"] = weapons
+    return doc
+
+
 # --- mailgear (seed 001) ---------------------------------------------------------------------------
 # Names from an alphabet the sheet's look-up key (Excel's ASC) and the engine's name_key agree on.
 _mg_names = st.text(alphabet="アイウエオカキクケコ剣盾砲01", min_size=1, max_size=6)

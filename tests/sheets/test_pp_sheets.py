@@ -111,7 +111,7 @@ def test_template_names_every_field_and_records_its_identity():
         assert {f"pp.attributes.{aid}.meaning", f"pp.attributes.{aid}.cost"} <= names
     assert {"pp.options.feats", "list.skills", "rules.attribute_meanings"} <= names
     sheet, ref = next(iter(wb.defined_names["mechasheet.template"].destinations))
-    assert wb[sheet][ref.replace("$", "")].value == "pp/3"
+    assert wb[sheet][ref.replace("$", "")].value == "pp/4"
     assert wb.sheetnames[:4] == ["キャラクター", "機体", "GM承認", "ルール"]
     assert all(wb[s].protection.sheet for s in ("キャラクター", "機体"))
 

@@ -129,13 +129,22 @@ class PpFormulas:
         return (f'=IF({name}="","",IF(AND({c("name")}<>"",{self.level_ok(c("level"))},{is_whole(lv)}),'
                 f'IF({lv}>{base},{_ladder("rules.specialization.per", lv, base)},0),0))')
 
+    def _skill_label(self, skill_id: str) -> str:
+        return next(s["label"] for s in self.t.seed_skills if s["id"] == skill_id)
+
+    def skill_counted_level(self, table: Table, i: int, skill_id: str) -> str:
+        """The level this row gives the seed skill ``skill_id`` (its name resolved to the skill,
+        a level the engine reads: blank is 0, else a whole number ≥ 0), blank when none."""
+        c = self._row(table, i)
+        lv = c("level")
+        return (f'=IF({c("label")}="{self._skill_label(skill_id)}",'
+                f'IF({self.level_ok(lv)},{self._level(lv)},""),"")')
+
     def skill_level_of(self, skill_id: str) -> str:
-        """The level the engine counts for a seed skill: the highest readable level among the
-        rows naming it (0 when none), as 〈知識／戦術〉 in the initiative."""
-        label = next(s["label"] for s in self.t.seed_skills if s["id"] == skill_id)
+        """The level the engine counts for a seed skill: the highest among the rows naming it
+        (0 when none), as 〈知識／戦術〉 in the initiative: the MAX of its helper column."""
         skills = self.l.table("skills")
-        return (f'MAX(0,IFERROR(_xlfn.AGGREGATE(14,6,{skills.column_name("level")}'
-                f'/({skills.column_name("label")}="{label}"),1),0))')
+        return f"MAX(0,{skills.column_name(f'counted.{skill_id}')})"
 
     # --- 特技 ---------------------------------------------------------------------------------
     def feat_cost(self, table: Table, i: int) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ...core.coerce import as_int
 from ...core.errors import OutputError
 from ...rules.pp.engine import price_character
 from ...rules.pp.skills import SkillList
@@ -41,7 +42,9 @@ class PpSheet(SystemSheet):
         f = PpFormulas(self.layout)
         if ":" in name:  # specialization_cost:<slot>, evasion_sum:<part>
             fn, arg = name.split(":")
-            return getattr(f, fn)(arg) if table is None else getattr(f, fn)(table, index, int(arg))
+            if table is None:
+                return getattr(f, fn)(arg)
+            return getattr(f, fn)(table, index, int(arg) if arg.isdigit() else arg)
         if table is not None:
             return getattr(f, name)(table, index)
         return getattr(f, name)()
@@ -228,12 +231,24 @@ class _Cached:
         name = row.get("name")
         if not isinstance(name, str):
             return ""
+        if key.startswith("counted."):
+            return self._counted_level(row, name, key.split(".", 1)[1])
         if key == "label":
             d = self.known.resolve(name)
             return d.label if d else ""
         if key == "cost":
             return self.lines.get(f"/skills/{i}/level", 0)
         return self._derived(f"/derived/skills/{i}/{key}")
+
+    def _counted_level(self, row: Mapping[str, Any], name: str, skill_id: str) -> Any:
+        """The level the row gives ``skill_id`` as the engine reads it (a whole level ≥ the
+        start, blank the start), blank when the row names another skill or its level is unread."""
+        d = self.known.resolve(name)
+        if d is None or d.id != skill_id:
+            return ""
+        start = tables().skill_ladder.start
+        level = as_int(row.get("level", start)) if row.get("level") not in (None, "") else start
+        return level if level is not None and level >= start else ""
 
 
 SHEET = PpSheet()

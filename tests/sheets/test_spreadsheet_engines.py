@@ -1,0 +1,214 @@
+"""Every template computes the same in every spreadsheet: Gnumeric and the ``formulas`` package
+recalculate the committed samples of every system (good and broken), copies with inputs typed
+over, and generated documents (Hypothesis, including skills the samples lack such as 機動格闘),
+and every formula cell equals the engine's value (the writer's cached result). LibreOffice does
+the same in the system tests (test_<system>_sheets.py)."""
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from converter.sheets import sheet_bytes
+
+from . import mailgear_fixtures as mg
+from . import pp_fixtures as pp
+from .conftest import edited as up_edited
+from .spreadsheet_engines import (cached_values, differences, formula_cells, formulas_values,
+                                  recalculate_gnumeric, require_formulas)
+
+ROOT = Path(__file__).resolve().parents[2]
+SYSTEMS = ("up", "pp", "mailgear")
+# Broken samples whose sheets hold the engine's values: pp's and mailgear's (their LibreOffice tests
+# say so too). A broken up sheet may not: a total typed over the formula is kept as typed, and the
+# cells computed from it (残りＵＰ) then show what follows from the typed figure, not the engine's.
+BROKEN = ("pp", "mailgear")
+GENERATED = 4  # per system; documents through Gnumeric (the formulas package takes the first 2)
+GENERATED_FORMULAS = 2
+
+
+@dataclass(frozen=True)
+class Workbook:
+    """A workbook to recalculate (``typed``) and the one whose cached results it must reach
+    (``expected``: the writer's, from the document the typed sheet stands for)."""
+
+    name: str
+    typed: Path
+    expected: Path
+
+
+def _load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _write(doc: dict) -> bytes:
+    return sheet_bytes(doc, None, mg.context_for(doc)) if doc.get("system") == "mailgear" else sheet_bytes(doc)
+
+
+@functools.lru_cache(maxsize=None)
+def generated(system: str) -> tuple[dict, ...]:
+    """GENERATED documents of ``system`` from the shared strategies, the same on every run; for
+    pp, characters with 〈機動格闘〉 and a melee weapon (its 回避目標値) and 〈知識／戦術〉."""
+    from hypothesis import HealthCheck, given, settings
+
+    from .. import strategies
+
+    found: list[dict] = []
+    if system == "mailgear":
+        return tuple(mg.generated_pilots()[:GENERATED])
+    strategy = strategies.up_unit() if system == "up" else strategies.pp_fighter()
+
+    def wanted(doc: dict) -> bool:
+        return bool(doc.get("weapons")) if system == "up" else True
+
+    @settings(max_examples=GENERATED * 20, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def collect(doc: dict) -> None:
+        if len(found) < GENERATED and wanted(doc):
+            found.append(doc)
+
+    collect()
+    assert len(found) == GENERATED, f"the strategy gave {len(found)} {system} documents as wanted"
+    return tuple(found)
+
+
+def _edited_copies(src: Path) -> list[Workbook]:
+    """A sample of each system with inputs typed into its written sheet, as a player would."""
+    import openpyxl
+
+    out = []
+    up = _load(ROOT / "samples" / "up" / "m-mobile-suit.json")
+    typed = src / "edited-up.xlsx"
+    typed.write_bytes(sheet_bytes(up))
+    new = json.loads(json.dumps(up))  # only HP typed here; the total stays the formula's
+    new["stats"]["hp"] = up_edited(up)["stats"]["hp"]
+    new.pop("declared_total", None)
+    wb = openpyxl.load_workbook(typed)
+    sheet, ref = next(iter(wb.defined_names["up.stats.hp"].destinations))
+    wb[sheet][ref.replace("$", "")] = new["stats"]["hp"]
+    wb.save(typed)
+    out.append(Workbook("edited-up", typed, _written(src / "edited-up.expected.xlsx", new)))
+
+    doc = _load(ROOT / "samples" / "pp" / "pilot_with_machine.json")
+    typed = src / "edited-pp.xlsx"
+    typed.write_bytes(sheet_bytes(doc))
+    pp.edit_inputs(typed, doc)
+    out.append(Workbook("edited-pp", typed, _written(src / "edited-pp.expected.xlsx", pp.edited(doc))))
+
+    doc = _load(ROOT / "samples" / "mailgear" / "veteran-custom.json")
+    typed = src / "edited-mailgear.xlsx"
+    typed.write_bytes(_write(doc))
+    wb = openpyxl.load_workbook(typed)
+    for name, index, value in mg.edits(doc):
+        mg.cell_of(wb, name, index).value = value
+    wb.save(typed)
+    out.append(Workbook("edited-mailgear", typed, _written(src / "edited-mailgear.expected.xlsx", mg.edited(doc))))
+    return out
+
+
+def _written(path: Path, doc: dict) -> Path:
+    path.write_bytes(_write(doc))
+    return path
+
+
+def workbooks(src: Path) -> list[Workbook]:
+    """Committed samples, broken samples, edited copies and generated documents, written to ``src``."""
+    out: list[Workbook] = []
+    for system in SYSTEMS:
+        for p in sorted((ROOT / "samples" / system).glob("*.xlsx")):
+            out.append(Workbook(f"{system}-{p.stem}", p, p))
+        for p in sorted((ROOT / "samples" / "broken" / system).glob("*.json")) if system in BROKEN else ():
+            f = _written(src / f"broken-{system}-{p.stem}.xlsx", _load(p))
+            out.append(Workbook(f.stem, f, f))
+        for k, doc in enumerate(generated(system)):
+            f = _written(src / f"generated-{system}-{k}.xlsx", doc)
+            out.append(Workbook(f.stem, f, f))
+    return out + _edited_copies(src)
+
+
+@pytest.fixture(scope="session")
+def engine_workbooks(tmp_path_factory) -> dict[str, Workbook]:
+    src = tmp_path_factory.mktemp("engines-src")
+    return {w.name: w for w in workbooks(src)}
+
+
+@pytest.fixture(scope="session")
+def gnumeric_results(engine_workbooks, tmp_path_factory) -> dict[str, dict[str, tuple]]:
+    """Every workbook recalculated by Gnumeric at once: name → the cells that differ."""
+    out = tmp_path_factory.mktemp("engines-gnumeric")
+    books = list(engine_workbooks.values())
+    # ssconvert names its output after the input: give each its own file name
+    files = {w.name: out / "in" / f"{w.name}.xlsx" for w in books}
+    (out / "in").mkdir()
+    for w in books:
+        files[w.name].write_bytes(w.typed.read_bytes())
+    saved = recalculate_gnumeric(list(files.values()), out / "out")
+    result = {}
+    for w in books:
+        want = formula_cells(w.expected)
+        try:
+            result[w.name] = differences(want, cached_values(saved[files[w.name]], want))
+        except Exception as e:  # noqa: BLE001 - Gnumeric saved a file that cannot be read back
+            result[w.name] = {"(the saved file)": (None, f"{type(e).__name__}: {e}")}
+    return result
+
+
+# Issue 18, not done yet: the mailgear sheet's name keys still use ASC, which Gnumeric maps wrongly
+# (and saves as invalid UTF-8) and formulas splits voiced kana with. Strict: once they compute
+# alike, these cases fail until the mark is removed.
+NOT_YET = pytest.mark.xfail(strict=True, reason="issue 18: mailgear name keys still use ASC")
+
+
+def _names(kind: str) -> list:
+    names = []
+    for system in SYSTEMS:
+        own = [f"{system}-{p.stem}" for p in sorted((ROOT / "samples" / system).glob("*.xlsx"))]
+        if kind == "gnumeric" and system in BROKEN:
+            own += [f"broken-{system}-{p.stem}" for p in sorted((ROOT / "samples" / "broken" / system).glob("*.json"))]
+        own += [f"generated-{system}-{k}" for k in range(GENERATED if kind == "gnumeric" else GENERATED_FORMULAS)]
+        own.append(f"edited-{system}")
+        names += [pytest.param(n, marks=NOT_YET) if system == "mailgear" else n for n in own]
+    return names
+
+
+@pytest.mark.parametrize("name", _names("gnumeric"))
+def test_gnumeric_computes_the_engines_values(name: str, gnumeric_results):
+    """Gnumeric, recalculating every formula, gives the engine's value in every computed cell."""
+    assert gnumeric_results[name] == {}
+
+
+def _formulas_differences(w: Workbook) -> dict[str, tuple]:
+    want = formula_cells(w.expected)
+    return differences(want, formulas_values(w.typed, want))
+
+
+@pytest.fixture(scope="session")
+def formulas_results(engine_workbooks) -> dict[str, dict[str, tuple]]:
+    """Every workbook of the formulas cases evaluated by the formulas package, two at a time
+    (a mailgear workbook takes it about 8 s): name → the cells that differ."""
+    require_formulas()
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    names = [p.values[0] if hasattr(p, "values") else p for p in _names("formulas")]
+    books = [engine_workbooks[n] for n in names]
+    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork")) as pool:
+        return dict(zip(names, pool.map(_formulas_differences, books)))
+
+
+@pytest.mark.parametrize("name", _names("formulas"))
+def test_formulas_package_computes_the_engines_values(name: str, formulas_results):
+    """The formulas package, evaluating the workbook, gives the engine's value in every computed cell."""
+    assert formulas_results[name] == {}
+
+
+def test_generated_pp_characters_use_the_skills_the_samples_lack():
+    """The generated characters exercise 〈機動格闘〉 with a melee weapon and 〈知識／戦術〉."""
+    docs = generated("pp")
+    assert all({"機動格闘", "〈機動格闘〉"} & {s.get("name") for s in d["skills"]} for d in docs)
+    assert all(any(w.get("melee") for w in d["machine"]["weapons"]) for d in docs)
+    assert any("知識／戦術" in {s.get("name") for s in d["skills"]} for d in docs)

@@ -78,6 +78,7 @@ class Column:
     computed: str | None = None
     width: int | None = None
     since: int = 1  # the template version that added it: an older sheet lacks it, rightly
+    helper: bool = False  # a working column a person need not read: hidden, not printed
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from ..core.errors import OutputError
 from ..core.pointers import get, pointer
 from ..rules.options import resolve_options
-from . import kept
+from . import kept, page_setup
 from .layout import Table, a1, col_index, defined_name, parse_a1, sheet_cell
 from .reader import opened, read_cells
 from .system_sheet import TRUE, FALSE
@@ -96,10 +96,14 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
         wb.set_custom_property(FLAVOUR_PROPERTY, XLWINGS)
     fmt = {
         "h": wb.add_format({"bold": True, "bg_color": "#DDE3EA", "border": 1}),
+        "th": wb.add_format({"bold": True, "text_wrap": True, "valign": "top"}),  # a table's header
         "title": wb.add_format({"bold": True, "font_size": 14}),
         "label": wb.add_format({"bold": True}),
-        "input": wb.add_format({"locked": False, "bg_color": "#FFF9DB", "border": 1}),
-        "calc": wb.add_format({"locked": True, "bg_color": "#EEEEEE", "border": 1}),
+        # Inputs and computed cells wrap a text longer than their column (a memo, a name).
+        "input": wb.add_format({"locked": False, "bg_color": "#FFF9DB", "border": 1,
+                                "text_wrap": True, "valign": "top"}),
+        "calc": wb.add_format({"locked": True, "bg_color": "#EEEEEE", "border": 1,
+                               "text_wrap": True, "valign": "top"}),
         "bad": wb.add_format({"bg_color": "#FFC7CE", "font_color": "#9C0006"}),
     }
     ws_in = wb.add_worksheet(layout.input_sheet)
@@ -121,8 +125,6 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
     writer.doc, writer.cached = view, cached
 
     ws_in.write(0, 1, layout.title, fmt["title"])
-    ws_in.set_column(1, 1, 20)
-    ws_in.set_column(2, 8, 11)
     for fld in layout.fields:
         writer.field(worksheets[fld.sheet or layout.input_sheet], fld,
                      get(view, fld.pointer) if view else None)
@@ -161,8 +163,14 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
         ws_data.write_string(0, 4, XLWINGS)
         wb.define_name(FLAVOUR_PROPERTY, "=" + sheet_cell(layout.data_sheet, 0, 4))
     kept.write(wb, ws_data, layout.data_sheet, sheet.system, kept_text)
+    for ws in worksheets.values():  # the character's or unit's own sheets: measured widths
+        writer.fit_columns(ws)
     if appendix is not None:
         worksheets[appendix.title] = _appendix(wb, appendix, fmt)
+    for ws in wb.worksheets():  # every printed sheet, the rules and a catalog sheet too
+        if ws is not ws_data:
+            page_setup.set_up_page(ws, page_setup.sheet_print(layout.raw, ws.name), layout.title,
+                                   ws.dim_rowmax or 0, ws.dim_colmax or 0)
 
     for ws in worksheets.values():
         ws.protect("", {"format_columns": True, "format_rows": True, "insert_rows": True,
@@ -247,11 +255,44 @@ class SheetWriter:
         self.flavour: "XlwingsFormulas | None" = None  # the computed cells' functions, if flavoured
         # Each worksheet's validation rules, in order of first use, with the cells they cover.
         self._validations: dict[tuple[Any, str], tuple[dict[str, Any], list[tuple[int, int]]]] = {}
+        # Per worksheet: each column's least width (a table column's, a dropdown's longest
+        # label, a free-text field's) and the helper columns hidden from view and print.
+        self._floors: dict[str, dict[int, float]] = {}
+        self._helpers: dict[str, set[int]] = {}
+
+    def widen(self, ws, col: int, width: float) -> None:
+        """Column ``col`` of ``ws`` at least ``width`` units wide."""
+        floors = self._floors.setdefault(ws.name, {})
+        floors[col] = max(width, floors.get(col, 0.0))
+
+    def fit_columns(self, ws) -> None:
+        """Every column of ``ws`` as wide as its longest label and its floor; helper columns
+        (a table's working columns) folded away in an outline group, so they do not print."""
+        helpers = self._helpers.get(ws.name, set())
+        wrapped = (self.fmt["input"], self.fmt["calc"])
+        widths = page_setup.measured_widths(ws, self._floors.get(ws.name, {}), wrapped,
+                                            (self.fmt["th"],))
+        for r, height in page_setup.row_heights(ws, widths, wrapped).items():
+            ws.set_row(r, height)
+        for c, width in widths.items():
+            ws.set_column(c, c, width, None,
+                          {"hidden": True, "level": 1} if c in helpers else {})
+        for c in sorted(helpers):
+            if c + 1 not in helpers:  # the group's button, on the column after it
+                ws.set_column(c + 1, c + 1, widths.get(c + 1, page_setup.MIN_WIDTH), None,
+                              {"collapsed": True})
 
     def validate(self, ws, r: int, c: int, rule: dict[str, Any]) -> None:
         """``rule`` on cell (r, c); written once per rule and worksheet by :meth:`flush`."""
         key = (ws, json.dumps(rule, ensure_ascii=False, sort_keys=True))
         self._validations.setdefault(key, (rule, []))[1].append((r, c))
+        source = rule.get("source")
+        if isinstance(source, str) and source.startswith("=list."):  # room for its longest label
+            self.widen(ws, c, page_setup.column_width(
+                (str(label) for _, label in self.lists.get(source[len("=list."):], ())),
+                cap=page_setup.VALUE_WIDTH))
+        elif isinstance(source, list):
+            self.widen(ws, c, page_setup.column_width(source))
 
     def flush(self) -> None:
         """Each rule as one validation over all its cells: a table's column is one range, and
@@ -267,6 +308,8 @@ class SheetWriter:
     def field(self, ws, fld, value) -> None:
         r, c = parse_a1(fld.cell)
         ws.write(r, c - 1, fld.label, self.fmt["label"])
+        if fld.kind == "text":  # a name or a memo: the width the layout gives typed text
+            self.widen(ws, c, self.layout.raw.get("print", {}).get("text_width", page_setup.MIN_WIDTH))
         self.input(ws, r, c, value, fld.kind, defined_name(fld.pointer, self.layout.system),
                    list_id=fld.list, lo=fld.min, hi=fld.max, pointer=fld.pointer)
 
@@ -358,9 +401,14 @@ class SheetWriter:
         ws.add_table(hr, first_col, hr + table.rows, last_col, {
             "name": f"{self.layout.system}_{table.id}", "style": "Table Style Light 9",
             "autofilter": False,
-            "columns": [{"header": col.header} for col in table.columns]})
+            "columns": [{"header": col.header, "header_format": self.fmt["th"]}
+                        for col in table.columns]})
+        ws.set_row(hr, page_setup.HEADER_LINES * page_setup.LINE_HEIGHT)
         for j, col in enumerate(table.columns):
-            ws.set_column(first_col + j, first_col + j, col.width or max(6, len(col.header) * 2 + 1))
+            if col.width:
+                self.widen(ws, first_col + j, col.width)
+            if col.helper:
+                self._helpers.setdefault(ws.name, set()).add(first_col + j)
         for i in range(table.rows):
             row_doc = rows[i] if i < len(rows) else None
             r = hr + 1 + i

@@ -258,8 +258,7 @@ class MailgearSheet(SystemSheet):
             red(b, f'=OR(AND({b}<>"",{is_custom}="{FALSE}"),AND({is_custom}="{TRUE}",OR(AND({b}<>"",'
                    f'OR(ISNA(MATCH({b},list.boost_stats,0)),{before})),{count})))')
         self._declared(writer, ws)
-        ws.set_column(col_index(self.layout.raw["skill_block"]["label_col"]),
-                      col_index(self.layout.raw["skill_block"]["label_col"]), 24)
+        writer.widen(ws, col_index(self.layout.raw["skill_block"]["label_col"]), 24)
 
     # --- written (declared) values ---------------------------------------------------------------
     def _declared(self, writer, ws) -> None:

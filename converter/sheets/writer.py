@@ -98,7 +98,7 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
         "h": wb.add_format({"bold": True, "bg_color": "#DDE3EA", "border": 1}),
         "th": wb.add_format({"bold": True, "text_wrap": True, "valign": "top"}),  # a table's header
         "title": wb.add_format({"bold": True, "font_size": 14}),
-        "label": wb.add_format({"bold": True}),
+        "label": wb.add_format({"bold": True, "valign": "top"}),  # beside a wrapped text's first line
         # Inputs and computed cells wrap a text longer than their column (a memo, a name).
         "input": wb.add_format({"locked": False, "bg_color": "#FFF9DB", "border": 1,
                                 "text_wrap": True, "valign": "top"}),

@@ -30,17 +30,32 @@ def soffice() -> str:
     pytest.skip("LibreOffice (soffice) is not installed")
 
 
+# PDF with a bookmark per sheet, so the pages each sheet prints on can be counted.
+PDF_FILTER = 'pdf:calc_pdf_Export:{"ExportBookmarks":{"type":"boolean","value":"true"}}'
+
+
 def recalculate(files: list[Path], outdir: Path, profile: Path) -> list[Path]:
     """Open each file in LibreOffice, recalculate every formula, save as .xlsx in ``outdir``."""
+    return _convert(files, outdir, profile, "xlsx:Calc MS Excel 2007 XML", ".xlsx")
+
+
+def export_pdf(files: list[Path], outdir: Path, profile: Path) -> list[Path]:
+    """Each workbook printed to PDF by LibreOffice (recalculated, every visible sheet), in
+    ``outdir``, in one LibreOffice run."""
+    return _convert(files, outdir, profile, PDF_FILTER, ".pdf")
+
+
+def _convert(files: list[Path], outdir: Path, profile: Path, target: str, suffix: str) -> list[Path]:
+    """``files`` converted to ``target`` by one soffice process with the private profile."""
     exe = soffice()
     user = profile / "user"
     user.mkdir(parents=True, exist_ok=True)
     (user / "registrymodifications.xcu").write_text(PROFILE_XCU, encoding="utf-8")
     outdir.mkdir(parents=True, exist_ok=True)
     cmd = [exe, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
-           "--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir", str(outdir), *map(str, files)]
+           "--convert-to", target, "--outdir", str(outdir), *map(str, files)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    out = [outdir / f.name for f in files]
+    out = [outdir / (f.stem + suffix) for f in files]
     missing = [p for p in out if not p.exists()]
     if proc.returncode or missing:
         raise AssertionError(f"soffice failed ({proc.returncode}): {proc.stdout}\n{proc.stderr}")

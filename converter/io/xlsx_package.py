@@ -79,13 +79,23 @@ class Package:
     names: dict[str, Area] = field(default_factory=dict)
     broken_names: dict[str, str] = field(default_factory=dict)  # name → its text (#REF!, a formula)
     properties: dict[str, str] = field(default_factory=dict)  # custom document properties
+    identity: tuple[int, ...] | None = None  # the file's device, inode, size and mtime when opened
+    parts: dict[str, bytes] = field(default_factory=dict, repr=False)  # the parts read so far
 
     def close(self) -> None:
+        """Close the zip; the parts read are kept for the next opening of the same unchanged
+        file in this process (the audit reads a workbook, then its formulas)."""
+        global _RECENT
+        if self.identity is not None and self.parts:
+            _RECENT = (self.identity, self.parts)
         self.zip.close()
 
     def read_part(self, name: str) -> bytes:
-        """A part's bytes, refused past MAX_PART_BYTES whatever its header declares."""
-        return read_capped(self.zip, name, self.path)
+        """A part's bytes, refused past MAX_PART_BYTES whatever its header declares; read once."""
+        data = self.parts.get(name)
+        if data is None:
+            data = self.parts[name] = read_capped(self.zip, name, self.path)
+        return data
 
     def extent(self, sheet: str) -> tuple[int, int]:
         """(rows, columns) the sheet's cells span, from their references; refused past
@@ -123,6 +133,19 @@ _ANY_CELL = re.compile(rb"<c[\s/>]")
 _ANY_ROW = re.compile(rb"<row[\s/>]")
 
 
+#: the parts of the package last closed, by its file's identity: one entry, taken by the next
+#: opening of that same unchanged file
+_RECENT: tuple[tuple[int, ...], dict[str, bytes]] | None = None
+
+
+def _identity(p: Path) -> tuple[int, ...] | None:
+    try:
+        st = p.stat()
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def open_package(path: str | Path, *, contents: bool = True) -> Package:
     """The package at ``path``, checked; PackageError (an InputError) naming what is wrong.
     With ``contents=False`` only the zip is checked (limits, a workbook part) and no sheets,
@@ -155,7 +178,12 @@ def open_package(path: str | Path, *, contents: bool = True) -> Package:
     except BaseException:
         zf.close()
         raise
-    return Package(p, zf, sheets, names, broken, properties)
+    global _RECENT
+    identity = _identity(p)
+    parts: dict[str, bytes] = {}
+    if _RECENT is not None and identity is not None and _RECENT[0] == identity:
+        parts, _RECENT = _RECENT[1], None
+    return Package(p, zf, sheets, names, broken, properties, identity, parts)
 
 
 def _not_a_package(p: Path, head: bytes) -> PackageError:

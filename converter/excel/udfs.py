@@ -26,6 +26,8 @@ __all__ = ["MAILGEAR_DERIVED", "MAILGEAR_FORTUNE", "MAILGEAR_SKILL_LEVEL", "MAIL
            "PP_INITIATIVE", "PP_SKILL_COST", "PP_SPECIALIZATION_COST", "PP_TOTAL", "PP_UNIT_INITIATIVE",
            "SHEET_CHECK", "UP_ABILITY_COST", "UP_REMAINING", "UP_STAT_COST", "UP_TOTAL", "UP_WEAPON_COST"]
 
+_RULES = ("ルール選択（ルールシートの選択ルールと値の２列、任意） / the rules readings (the rules sheet's "
+          "two columns of option and value; optional)")
 _SHEETS = "シートの範囲（テンプレートのシートを A1 から） / a sheet's range, from its cell A1"
 _MORE = "続くシートの範囲（任意） / another sheet's range (optional)"
 
@@ -80,6 +82,21 @@ def _evaluate(doc: dict[str, Any], options: dict[str, str] | None = None,
     from ..rules import get_system
 
     return get_system(doc["system"]).evaluate_with(doc, options, context)
+
+
+def _options(system: str, rules: Any) -> dict[str, str] | None:
+    """The rules readings a function was given: the ルール sheet's ルール選択 block (option and
+    value a row, by name or label) or its value column alone; none given: the defaults."""
+    from ..core.errors import RuleOptionError
+    from ..rules.options import readings_from_rows
+
+    if rules is None:
+        return None
+    try:
+        return readings_from_rows(system, values.grid_cells(rules))
+    except RuleOptionError as exc:
+        raise excel_error("excel_rules_invalid", name=exc.params.get("name", ""),
+                          value=exc.params.get("value", "")) from exc
 
 
 def _cost(ev: Evaluation, pointer: str) -> int:
@@ -151,12 +168,13 @@ def _sheet_evaluation(system: str, *grids: Any) -> Evaluation:
 @arg("size", doc="サイズ（SS〜LLL） / size (SS to LLL)")
 @arg("stat", doc="能力値（ＨＰ、ＥＮ、装甲…） / the stat (HP, EN, armor…)")
 @arg("value", doc="最終値 / the final value")
-def UP_STAT_COST(size: Any, stat: Any, value: Any) -> int:
+@arg("rules", ndim=2, doc=_RULES)
+def UP_STAT_COST(size: Any, stat: Any, value: Any, rules: Any = None) -> int:
     """能力値を最終値まで上げるＵＰ / UP to raise a stat to its final value (seed 000)."""
     sid = _enum("up", "stats", stat, "stat")
     doc = {"system": "up", "format": 1, "size": _enum("up", "sizes", size, "size"),
            "stats": {sid: _int(value, "value")}, "movement": ["land"]}
-    return _cost(_evaluate(doc), f"/stats/{sid}")
+    return _cost(_evaluate(doc, _options("up", rules)), f"/stats/{sid}")
 
 
 @func
@@ -164,12 +182,13 @@ def UP_STAT_COST(size: Any, stat: Any, value: Any) -> int:
 @arg("row", doc="何行目の武器か（既定 1） / which row (default 1)")
 @arg("movement", ndim=2, doc="移動タイプ（空・陸・海・宇宙の ○、または名前） / movement types (○ per air, land, sea, space, or names)")
 @arg("budget", doc="総ＵＰ（任意） / the unit's budget (optional)")
-def UP_WEAPON_COST(weapons: Any, row: Any = 1, movement: Any = None, budget: Any = None) -> int:
+@arg("rules", ndim=2, doc=_RULES)
+def UP_WEAPON_COST(weapons: Any, row: Any = 1, movement: Any = None, budget: Any = None, rules: Any = None) -> int:
     """武器のＵＰ（撃ち分けを含む） / a weapon's UP from its row of fields (variants included)."""
     items, index = _table_item("up", "weapons", weapons, row)
     doc = {"system": "up", "format": 1, "size": "M", "movement": _movement(movement),
            "weapons": items, "budget": _int(budget, "budget")}
-    return _cost(_evaluate(doc), f"/weapons/{index}")
+    return _cost(_evaluate(doc, _options("up", rules)), f"/weapons/{index}")
 
 
 def _movement(value: Any) -> list[str]:
@@ -195,12 +214,13 @@ def _flag(value: Any) -> bool | None:
 @arg("abilities", ndim=2, doc="特殊能力の行（テンプレートの特殊能力表の入力列の順） / ability rows (the template's input columns)")
 @arg("row", doc="何行目の能力か（既定 1） / which row (default 1)")
 @arg("size", doc="サイズ（SS〜LLL） / size (SS to LLL)")
-def UP_ABILITY_COST(abilities: Any, row: Any = 1, size: Any = "M") -> int:
+@arg("rules", ndim=2, doc=_RULES)
+def UP_ABILITY_COST(abilities: Any, row: Any = 1, size: Any = "M", rules: Any = None) -> int:
     """特殊能力のＵＰ / a special ability's UP from its row of fields."""
     items, index = _table_item("up", "abilities", abilities, row)
     doc = {"system": "up", "format": 1, "size": _enum("up", "sizes", size if values.scalar(size) else "M", "size"),
            "movement": ["land"], "abilities": items}
-    return _cost(_evaluate(doc), f"/abilities/{index}")
+    return _cost(_evaluate(doc, _options("up", rules)), f"/abilities/{index}")
 
 
 @func

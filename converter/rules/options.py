@@ -41,6 +41,49 @@ def resolve_options(system: str, chosen: Mapping[str, str] | None = None) -> dic
     return out
 
 
+def reading_value(decl: Mapping[str, Any], raw: Any) -> str | None:
+    """A reading as a cell holds it, its name or its label (a dropdown shows labels), as the
+    option's value name; None for one the option does not offer."""
+    value = str(raw).strip()
+    if value in decl["values"]:
+        return value
+    return {label: v for v, label in decl["values"].items()}.get(value)
+
+
+def readings_from_rows(system: str, rows: Iterable[Iterable[Any]]) -> dict[str, str]:
+    """Rules readings from rows of cells: (option, value) pairs, the option by its name or its
+    label as the ルール sheet's ルール選択 block shows them; or one value a row, the options in
+    their declared order. Blank rows and values are the defaults; a row naming no option, or a
+    value the option does not offer, is a RuleOptionError naming it."""
+    declared = option_declarations(system)
+    by_label = {spec["label"]: name for name, spec in declared.items()}
+    order = list(declared)
+    out: dict[str, str] = {}
+    for i, row in enumerate(rows):
+        cells = [c for c in row]
+        if not cells or all(c is None or str(c).strip() == "" for c in cells):
+            continue
+        if len(cells) == 1:
+            if i >= len(order):
+                raise RuleOptionError(f"rules row {i + 1}: {system} has {len(order)} options", "RULE_UNKNOWN",
+                                      name=str(cells[0]), known=order)
+            name, raw = order[i], cells[0]
+        else:
+            key = str(cells[0]).strip()
+            name = key if key in declared else by_label.get(key)
+            if name is None:
+                raise RuleOptionError(f"rules: unknown option {key!r}", "RULE_UNKNOWN", name=key, known=order)
+            raw = cells[1]
+        if raw is None or str(raw).strip() == "":
+            continue
+        value = reading_value(declared[name], raw)
+        if value is None:
+            raise RuleOptionError(f"rules: {name}={raw!r} is not offered", "RULE_VALUE", name=name, value=str(raw),
+                                  allowed=sorted(declared[name]["values"]))
+        out[name] = value
+    return out
+
+
 def document_readings(doc: Mapping[str, Any]) -> dict[str, str]:
     """The rules readings a document states it was made under (its ``rules`` object), those its
     system offers; anything else there is the schema's to report, and is not used."""

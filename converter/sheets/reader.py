@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from ..core.errors import InputError
 from ..core.findings import Finding
 from ..core.pointers import put
-from ..rules.options import option_declarations
+from ..rules.options import option_declarations, reading_value
 from . import kept
 from .cells import CellReader, NamedCells
 from .layout import Table, defined_name
@@ -160,13 +160,9 @@ def _read_options(rd: CellReader, system: str) -> tuple[dict[str, str], dict[str
         if raw is None or (isinstance(raw, str) and not raw.strip()):
             continue
         cells[name] = cell
-        value = str(raw).strip()
-        if value in decl["values"]:
+        value = reading_value(decl, raw)  # its name, or its label typed instead
+        if value is not None:
             options[name] = value
-            continue
-        by_label = {label: v for v, label in decl["values"].items()}
-        if value in by_label:  # the reading's label typed instead of its name
-            options[name] = by_label[value]
             continue
         rd.findings.append(Finding("SHEET_OPTION_UNKNOWN", "", {
             "label_ja": decl["label"], "label_en": decl.get("label_en", decl["label"]), "value": raw,

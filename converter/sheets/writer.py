@@ -121,6 +121,8 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
     cached = sheet.cached(doc, opts, dict(context or {}))
     writer = SheetWriter(wb, sheet, fmt)
     writer.flavour = flavour
+    if flavour is not None:
+        flavour.bind({name: ref for name, _, ref, _ in wb.defined_names})
     view = sheet.shown(doc) if doc else doc  # the document as the sheet lays it out
     writer.doc, writer.cached = view, cached
 

@@ -28,14 +28,34 @@ class XlwingsFormulas:
         self.layout = layout
         self.system = layout.system
         self._inp = sheet_prefix(layout.input_sheet)
-        self._cells: dict[str, str] = {}
+        self._cells: dict[str, str | Callable[[], str]] = {}
         self._rows: dict[tuple[str, str], Callable[[Table, int], str]] = {}
+        self._rules = ""  # the rules sheet's ルール選択 block, once the writer has named it
         getattr(self, f"_{self.system}")()
 
     # --- what the writer asks ------------------------------------------------------------------
+    def bind(self, names: dict[str, str]) -> None:
+        """The workbook's defined names once the rules sheet is written (name → reference): the
+        functions are given the ルール選択 block, so that they price under the sheet's readings
+        as the native formulas do."""
+        from ..io.xlsx_package import parse_reference
+        from ..rules.options import option_declarations
+
+        areas = [parse_reference(names[f"{self.system}.options.{o}"]) for o in option_declarations(self.system)
+                 if f"{self.system}.options.{o}" in names]
+        if areas and all(a is not None for a in areas):
+            top, bottom = min(a.top for a in areas), max(a.bottom for a in areas)
+            col = areas[0].left
+            self._rules = (f"{sheet_prefix(areas[0].sheet)}${col_letter(col - 1)}${top + 1}:"
+                           f"${col_letter(col)}${bottom + 1}")
+
+    def _with_rules(self) -> str:
+        return f",{self._rules}" if self._rules else ""
+
     def cell(self, name: str | None, native: str) -> str:
         """The formula of the computed cell named ``name``."""
-        return self._cells.get(name or "", native)
+        got = self._cells.get(name or "", native)
+        return got() if callable(got) else got
 
     def row(self, table: Table, index: int, key: str, native: str) -> str:
         """The formula of column ``key`` in row ``index`` of ``table``."""
@@ -81,14 +101,16 @@ class XlwingsFormulas:
         for k, sid in enumerate(STAT_IDS):
             value = self._block("stat_block", "value_col", sb["first_row"] + k)
             self._cells[f"up.stats.{sid}.cost"] = (
-                f'=IF(OR({size}="",{value}=""),0,UP_STAT_COST({size},"{labels[sid]}",{value}))')
+                lambda value=value, sid=sid: f'=IF(OR({size}="",{value}=""),0,'
+                                             f'UP_STAT_COST({size},"{labels[sid]}",{value}{self._with_rules()}))')
         movement = self._block_range("terrain_block", "movement_col", tb["first_row"], len(TERRAINS))
         weapons, abilities = self.layout.table("weapons"), self.layout.table("abilities")
         self._rows[("weapons", "cost")] = lambda t, i: (
             f'=IF({t.cell("name", i, True)}="","",'
-            f'UP_WEAPON_COST({self._inputs(weapons)},{i + 1},{movement},{budget}))')
+            f'UP_WEAPON_COST({self._inputs(weapons)},{i + 1},{movement},{budget}{self._with_rules()}))')
         self._rows[("abilities", "cost")] = lambda t, i: (
-            f'=IF({t.cell("id", i, True)}="","",UP_ABILITY_COST({self._inputs(abilities)},{i + 1},{size}))')
+            f'=IF({t.cell("id", i, True)}="","",'
+            f'UP_ABILITY_COST({self._inputs(abilities)},{i + 1},{size}{self._with_rules()}))')
 
     # --- pp ---------------------------------------------------------------------------------------
     def _pp(self) -> None:

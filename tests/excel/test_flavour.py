@@ -56,21 +56,23 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
-def _both(tmp_path: Path, system: str, doc: dict[str, Any] | None) -> tuple[Path, Path]:
+def _both(tmp_path: Path, system: str, doc: dict[str, Any] | None,
+          options: dict[str, str] | None = None) -> tuple[Path, Path]:
     native, flavoured = tmp_path / "native.xlsx", tmp_path / "flavoured.xlsx"
     if doc is None:
         native.write_bytes(template_bytes(system))
         flavoured.write_bytes(template_bytes(system, formulas="xlwings"))
     else:
-        native.write_bytes(sheet_bytes(doc))
-        flavoured.write_bytes(sheet_bytes(doc, formulas="xlwings"))
+        native.write_bytes(sheet_bytes(doc, options))
+        flavoured.write_bytes(sheet_bytes(doc, options, formulas="xlwings"))
     return native, flavoured
 
 
-def _recalculated_equals_native(tmp_path: Path, system: str, doc: dict[str, Any] | None):
+def _recalculated_equals_native(tmp_path: Path, system: str, doc: dict[str, Any] | None,
+                                options: dict[str, str] | None = None):
     from .formula_evaluator import evaluate
 
-    native, flavoured = _both(tmp_path, system, doc)
+    native, flavoured = _both(tmp_path, system, doc, options)
     formulas, cached = _formula_cells(flavoured), _cached(native)
     assert set(formulas) == set(_formula_cells(native)), "the flavour moved or dropped a computed cell"
     # `formulas` evaluates both branches of an IF (Excel only the one it takes), so a function
@@ -188,3 +190,22 @@ def test_the_cli_writes_the_flavour_on_request_and_the_native_sheet_by_default(t
     assert (tmp_path / "w.xlsx").read_bytes() == sheet_bytes(json.loads(doc.read_text("utf-8")), formulas="xlwings")
     assert main(["template", "mailgear", "--formulas", "xlwings", "-o", str(tmp_path / "m.xlsx")]) == 2
     assert "循環参照" in capsys.readouterr().err and not (tmp_path / "m.xlsx").exists()
+
+
+def test_flavoured_costs_follow_the_sheets_rules_readings(tmp_path: Path) -> None:
+    """A sheet made under other readings (the ルール sheet's ルール選択): the functions are given
+    that block, so each flavoured cost equals the native cell's (the engine's under those
+    readings), and the total differs from the defaults' (else the test would prove nothing)."""
+    from converter import evaluate as engine
+
+    readings = {"damage_dice": "every_die", "ability_floor": "minus50", "ammo3": "example"}
+    doc = next(json.loads(p.read_text("utf-8")) for p in CASES
+               if p.stem == "l-super-robot" and p.parent.name == "up")
+    doc.pop("declared_total", None)  # the sample's written total is the defaults'; a sheet keeps it typed
+    assert engine(doc, readings).total != engine(doc).total
+    formulas, got = _recalculated_equals_native(tmp_path, "up", doc, readings)
+    assert any("UP_WEAPON_COST(" in f and "ルール" in f for f in formulas.values())
+    layout = load_layout("up")
+    comp = next(c for c in layout.computed if c["name"] == "up.totals.computed")
+    assert _same(got.values[((comp.get("sheet") or layout.input_sheet).upper(), comp["cell"])],
+                 engine(doc, readings).total)

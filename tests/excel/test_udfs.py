@@ -228,3 +228,35 @@ def test_without_jsonschema_the_check_runs_the_rules_and_says_so() -> None:
     got = json.loads(done.stdout.strip().splitlines()[-1])
     assert got.count("SCHEMA_UNAVAILABLE") == 1
     assert sorted(c for c in got if c != "SCHEMA_UNAVAILABLE") == sorted(with_schema)
+
+
+def test_rules_readings_as_the_rules_sheet_block_or_its_value_column() -> None:
+    """UP_STAT_COST under move_beyond_two=forbid refuses 移動力 +3 (the engine's error), and the
+    same readings given as (label, value) rows, (name, label) rows or the value column in the
+    declared order give the same cost; an unknown option or value is a readable error."""
+    from converter import evaluate
+    from converter.rules.options import option_declarations, readings_from_rows
+
+    decl = option_declarations("up")
+    labels = {name: spec["label"] for name, spec in decl.items()}
+    every = {"damage_dice": "every_die"}
+    assert readings_from_rows("up", [[labels["damage_dice"], "every_die"]]) == every
+    assert readings_from_rows("up", [["damage_dice", decl["damage_dice"]["values"]["every_die"]]]) == every
+    column = [[every.get(name, "")] for name in decl]
+    assert readings_from_rows("up", column) == every
+    assert readings_from_rows("up", [[None, None], ["", ""]]) == {}
+    from .cases import calls_for
+
+    path = next(p for p in SAMPLES if p.name == "m-mobile-suit.json")
+    call = next(c for c in calls_for(path) if c.function == "UP_WEAPON_COST")
+    weapons, row, movement, budget = call.args
+    doc = json.loads(path.read_text("utf-8"))
+    index = int(row) - 1
+    assert udfs.UP_WEAPON_COST(weapons, row, movement, budget) == evaluate(doc).cost_at(f"/weapons/{index}", 0)
+    dice = udfs.UP_WEAPON_COST(weapons, row, movement, budget, [[labels["damage_dice"], "every_die"]])
+    assert dice == evaluate(doc, every).cost_at(f"/weapons/{index}", 0)
+    assert dice != evaluate(doc).cost_at(f"/weapons/{index}", 0)  # the reading moves this weapon's cost
+    for bad in ([["no_such_option", "x"]], [["damage_dice", "sometimes"]]):
+        with pytest.raises(ExcelFunctionError) as err:
+            udfs.UP_WEAPON_COST(weapons, row, movement, budget, bad)
+        assert "mechasheet rules" in str(err.value)

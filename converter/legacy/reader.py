@@ -112,7 +112,7 @@ class _SheetRead:
             self.row_keys.setdefault(rc[0], []).append((rc[1], self.keys[rc]))
         self.inline: dict[str, list[tuple[tuple[int, int], str]]] = {}  # 「ＨＰ：２５０」: label → (cell, value)
         for rc in sorted(self.keys):
-            pair = notation.split_label_value(grid.cells[rc])
+            pair = notation.split_label_value(grid.cells[rc]) or self._label_then_text(grid.cells[rc])
             if pair:
                 self.inline.setdefault(label_key(pair[0]), []).append((rc, pair[1]))
         self.used: set[tuple[int, int]] = set()
@@ -121,6 +121,15 @@ class _SheetRead:
         self.findings: list[Finding] = []
         self.done: set[str] = set()  # pointers already read
         self.guessed: dict[str, float] = {}
+
+    def _label_then_text(self, value: str) -> tuple[str, str] | None:
+        """「機体名 試作機21号」: one of this system's labels, a space, then text. Only a known
+        label before the first space splits a cell (「佐伯 みのり」 is a name as written); a
+        number after a label is split_label_value's already."""
+        parts = value.strip().split(maxsplit=1)
+        if len(parts) == 2 and label_key(parts[0]) in self.labels:
+            return parts[0], parts[1]
+        return None
 
     def read(self) -> Imported:
         if self.profile is not None:

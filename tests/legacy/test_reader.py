@@ -39,3 +39,16 @@ def test_detection_needs_its_minimum_and_names_the_best() -> None:
     assert detect([grid([["名前", "ロン"], ["肉体", 3]])], ["up", "pp", "mailgear"]).system is None
     seen = detect([grid([["肉体", "反応", "感覚", "精神", "社会"], [3, 3, 3, 3, 3]])], ["up", "pp", "mailgear"])
     assert seen.system == "pp" and seen.confidence == 0.83 and seen.scores["pp"] == 10
+
+
+def test_a_label_a_space_and_text_in_one_cell() -> None:
+    """「機体名 試作機21号」: a known label, a space, then text (not a number) is the field and its
+    value; 「佐伯 みのり」 (no label before the space) stays a name as written; a cell whose
+    first word is a label followed by a number still reads as before (「装甲 ２０」)."""
+    g = grid([["機体名 試作機21号"], ["総UP", 1500], ["サイズ", "M"], ["運動性", 20], ["移動タイプ", "陸宇"],
+              ["パイロット", "佐伯 みのり"], ["装甲 ２０"]])
+    [got] = read_grid(g, "up")
+    assert got.document["name"] == "試作機21号"
+    assert got.document["pilot"] == "佐伯 みのり"
+    assert got.document["stats"]["armor"] == 20
+    assert "A1" not in got.unmapped

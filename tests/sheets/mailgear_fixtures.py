@@ -83,8 +83,9 @@ def address(wb, name: str, index: int = 0) -> str:
 
 def edits(doc: dict) -> list[tuple[str, int, Any]]:
     """(name, row, new value) typed into a written sheet: the first skill one level down (or
-    熱血 learned), 出力 up, a boost changed on a 専用機, and an Ａ．Ｇ．Ｓ added as the next item
-    (its effect from the catalog sheet)."""
+    熱血 learned), 出力 up, a boost changed on a 専用機, and an Ａ．Ｇ．Ｓ and a マグネット・バリア
+    typed in half-width katakana (voiced, the マ row: what ASC keys got wrong) added as the next
+    items (their effects from the catalog sheet)."""
     out: list[tuple[str, int, Any]] = []
     if doc["skills"]:
         level = doc["skills"][0]["level"]
@@ -96,8 +97,13 @@ def edits(doc: dict) -> list[tuple[str, int, Any]]:
     if boosts and "sensor" not in boosts:
         out.append(("mailgear.gear.boosts.0", 0, "センサー"))
     n = len(doc["equipment"])
-    out += [("mailgear.equipment.name", n, "Ａ．Ｇ．Ｓ"), ("mailgear.equipment.kind", n, "オプション")]
+    for k, name in enumerate(TYPED_OPTIONS):
+        out += [("mailgear.equipment.name", n + k, name), ("mailgear.equipment.kind", n + k, "オプション")]
     return out
+
+
+# the option names edits() types: the catalog spells them Ａ．Ｇ．Ｓ and マグネット・バリア
+TYPED_OPTIONS = ("Ａ．Ｇ．Ｓ", "ﾏｸﾞﾈｯﾄ･ﾊﾞﾘｱ")
 
 
 def edited(doc: dict) -> dict:
@@ -113,7 +119,7 @@ def edited(doc: dict) -> dict:
             d["gear"]["stats"]["output"] = value
         elif name == "mailgear.gear.boosts.0":
             d["gear"]["boosts"][0] = "sensor"
-    d["equipment"].append({"kind": "option", "name": "Ａ．Ｇ．Ｓ"})
+    d["equipment"] += [{"kind": "option", "name": name} for name in TYPED_OPTIONS]
     return d
 
 

@@ -11,7 +11,7 @@ from typing import Any, Callable
 import pytest
 
 from converter.rules.mailgear.catalog import Catalog
-from converter.io.context import load_catalog
+from converter.io.context import catalog_from, load_catalog
 from converter.sheets import sheet_bytes, template_bytes
 
 from .conftest import with_rule_probes
@@ -162,6 +162,15 @@ def multi_effect_pilot() -> dict:
     return d
 
 
+def unsorted_ladders() -> Catalog:
+    """The example catalog with its ladders (レベル, ランク) in reverse order: the sheet still reads
+    the row of the highest threshold reached, as the engine does (not the last row reached)."""
+    raw = json.loads(json.dumps(example_catalog().raw))
+    for table in ("levels", "gear_ranks"):
+        raw[table].reverse()
+    return catalog_from(raw)
+
+
 def multi_cases() -> dict[str, dict]:
     """Documents whose items carry several effects, from the catalog and their own."""
     return {"multi-effects": multi_effect_pilot()}
@@ -265,6 +274,8 @@ def mg_workbooks(tmp_path_factory) -> dict[str, Case]:
         docs[name] = (doc, {"catalog": example_catalog()}, options)
     for name, doc in multi_cases().items():
         docs[name] = (doc, {"catalog": example_catalog()}, {})
+    docs["unsorted-ladders"] = (load(ROOT / "samples" / "mailgear" / "veteran-custom.json"),
+                                {"catalog": unsorted_ladders()}, {})
     for k, doc in enumerate(generated_pilots()):
         docs[f"generated-{k:02d}"] = (doc, {"catalog": example_catalog()}, {})
     cases: dict[str, Case] = {}

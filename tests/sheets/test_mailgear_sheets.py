@@ -455,7 +455,7 @@ def test_unknown_keys_are_kept(tmp_path: Path):
 # --- LibreOffice ---------------------------------------------------------------------------------
 
 CASES = ([p.stem for p in MG_SAMPLES] + [f"broken-{p.stem}" for p in BROKEN_MG] + list(red_cases())
-         + list(option_cases()) + list(multi_cases())
+         + list(option_cases()) + list(multi_cases()) + ["unsorted-ladders"]
          + [f"generated-{k:02d}" for k in range(GENERATED_MG)] + ["template", "template-catalog"])
 
 

@@ -45,7 +45,25 @@ def test_mailgear_name_key_python_and_excel() -> None:
     assert {names.python(s) for s in spellings} == {"エリートコース"}
     assert len({names.excel_value(s) for s in spellings}) == 1
     assert {names.python(s) for s in ("Ａ．Ｇ．Ｓ", "A.G.S", "a-g-s")} == {"ags"}
-    assert names.excel("A1").startswith("SUBSTITUTE(") and "UPPER(ASC(A1))" in names.excel("A1")
+    assert len({names.excel_value(s) for s in ("Ａ．Ｇ．Ｓ", "A.G.S", "a-g-s")}) == 1
+
+
+def test_mailgear_name_key_folds_in_stages_without_asc() -> None:
+    """The sheet's key folds width with SUBSTITUTEs (no ASC), over cells each within Excel's 64
+    nested functions, and groups names exactly as the engine does (voiced and マ-row katakana too)."""
+    names = mailgear_tables().names
+    n = names.excel_stages()
+    stages = [names.excel_stage(k, "A1" if k == 0 else f"B{k}") for k in range(n)]
+    assert n > 1 and not any("ASC(" in f for f in stages)
+    assert all(f.count("(") <= 60 for f in stages)  # every function of a stage nests in the one before
+    assert len(names.excel_steps()) > 150  # full-width ASCII and half-width katakana, one by one
+    spellings = ["ガンダム", "ｶﾞﾝﾀﾞﾑ", "ガン・ダム", "マミムメモ", "ﾏﾐﾑﾒﾓ", "パンチ", "ﾊﾟﾝﾁ", "ヴァ", "ｳﾞｧ",
+                 "ＡＢＣ１", "abc1", "ａｂｃ　１", "がんだむ", "ガンタム", "ハンチ", "（改）", "(改)"]
+    for a in spellings:
+        for b in spellings:
+            assert (names.python(a) == names.python(b)) == (names.excel_value(a) == names.excel_value(b)), (a, b)
+    values = names.excel_stage_values("ｶﾞﾝﾀﾞﾑ")
+    assert len(values) == n and values[-1] == names.excel_value("ガンダム")
 
 
 def test_pp_name_key_python_and_excel() -> None:

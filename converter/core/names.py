@@ -13,8 +13,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-#: Excel's ASC folds width: ``asc`` folds with ASC and UPPER; ``none`` only drops characters.
-EXCEL_WIDTH = ("asc", "none")
+#: How the sheet folds width: ``asc`` with ASC and UPPER; ``fold`` with SUBSTITUTE chains and
+#: UPPER, which every spreadsheet computes alike (issue 18); ``none`` only drops characters.
+EXCEL_WIDTH = ("asc", "fold", "none")
+#: Excel nests at most 64 functions in a formula: one stage of a ``fold`` key holds at most this
+#: many SUBSTITUTEs, leaving room for the IF, UPPER and MATCH around it.
+STAGE_SUBSTITUTES = 52
 
 
 @dataclass(frozen=True)
@@ -24,8 +28,11 @@ class NameKey:
     ``dropped``: characters that never count (after NFKC on the Python side; every width of them
     on the Excel side); a space stands for all white space (a tab is CHAR(9) in Excel).
     ``fold_case``: case does not count. ``excel_width``: ``asc`` when the sheet folds width with
-    ASC (and case with UPPER), ``none`` when it does not, in which case ``excel_replaced`` lists
-    the full-width characters the sheet maps to their half-width forms.
+    ASC (and case with UPPER); ``fold`` when it maps each full-width ASCII character to ASCII and
+    each half-width katakana (voiced pairs first) to full width as NFKC does, with SUBSTITUTEs
+    (and case with UPPER), over several cells (:meth:`excel_stage`); ``none`` when it does not
+    fold width, in which case ``excel_replaced`` lists the full-width characters the sheet maps
+    to their half-width forms.
     """
 
     dropped: str
@@ -66,7 +73,10 @@ class NameKey:
         return out
 
     def excel(self, ref: str) -> str:
-        """Excel: the key of the text in ``ref``, as nested SUBSTITUTEs."""
+        """Excel: the key of the text in ``ref``, as nested SUBSTITUTEs (one formula: ``asc`` and
+        ``none``; a ``fold`` key is too deep for one, see :meth:`excel_stage`)."""
+        if self.excel_width == "fold":
+            raise ValueError("a fold name key takes several cells: use excel_stage")
         expr = f"UPPER(ASC({ref}))" if self.excel_width == "asc" else ref
         for ch in self.excel_dropped():
             expr = f'SUBSTITUTE({expr},"{ch}","")'
@@ -77,10 +87,11 @@ class NameKey:
         return expr
 
     def excel_value(self, value: object) -> str:
-        """What :meth:`excel` computes for a cell holding ``value`` (a key cell's cached result)."""
-        if value is None:
-            return ""
-        text = value if isinstance(value, str) else _number_text(value)
+        """What :meth:`excel` (or the last stage) computes for a cell holding ``value`` (a key
+        cell's cached result)."""
+        if self.excel_width == "fold":
+            return self.excel_stage_values(value)[-1]
+        text = _cell_text(value)
         if self.excel_width == "asc":
             table = _asc_table()
             text = "".join(table.get(ch, ch) for ch in text).upper()
@@ -89,6 +100,88 @@ class NameKey:
         for old, new in self.excel_replaced:
             text = text.replace(old, new)
         return text.replace("\t", "") if " " in self.dropped else text
+
+    # --- Excel, in stages: SUBSTITUTE chains every spreadsheet computes alike ------------------
+    def excel_steps(self) -> tuple[tuple[str, str], ...]:
+        """The ``fold`` key's replacements in order: (text, what it becomes). Half-width voiced
+        katakana pairs first (ｶﾞ → ガ), then every other character whose NFKC form differs and
+        is ASCII or katakana (Ａ → A, ｶ → カ), each dropped character (every form) last."""
+        return _fold_steps(self.dropped)
+
+    def excel_stages(self) -> int:
+        """How many cells a key takes: 1, or for ``fold`` as many as the nesting limit asks."""
+        if self.excel_width != "fold":
+            return 1
+        return -(-len(self.excel_steps()) // STAGE_SUBSTITUTES)
+
+    def _stage_steps(self, k: int) -> tuple[tuple[str, str], ...]:
+        steps, n = self.excel_steps(), self.excel_stages()
+        size = -(-len(steps) // n)
+        return steps[k * size:(k + 1) * size]
+
+    def excel_stage(self, k: int, ref: str) -> str:
+        """Excel: stage ``k`` (from 0) of the key of ``ref``: the name's cell for the first stage,
+        the stage before's cell after it. The last stage's result is the key."""
+        if self.excel_width != "fold":
+            return self.excel(ref)
+        expr = ref
+        for old, new in self._stage_steps(k):
+            expr = f"SUBSTITUTE({expr},{_excel_string(old)},{_excel_string(new)})"
+        if k == self.excel_stages() - 1 and self.fold_case:
+            expr = f"UPPER({expr})"
+        return expr
+
+    def excel_stage_values(self, value: object) -> list[str]:
+        """What each stage computes for a cell holding ``value`` (the stage cells' cached results)."""
+        if self.excel_width != "fold":
+            return [self.excel_value(value)]
+        text, out = _cell_text(value), []
+        for k in range(self.excel_stages()):
+            for old, new in self._stage_steps(k):
+                text = text.replace(old, new)
+            if k == self.excel_stages() - 1 and self.fold_case:
+                text = text.upper()
+            out.append(text)
+        return out
+
+
+def _cell_text(value: object) -> str:
+    """A cell's value as a text function reads it ("" for an empty cell)."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else _number_text(value)
+
+
+def _excel_string(text: str) -> str:
+    """A formula's string for ``text`` (a tab as CHAR(9): a formula string cannot hold one)."""
+    if text == "\t":
+        return "CHAR(9)"
+    return '"' + text.replace('"', '""') + '"'
+
+
+@lru_cache(maxsize=None)
+def _fold_steps(dropped: str) -> tuple[tuple[str, str], ...]:
+    """The ``fold`` replacements (see :meth:`NameKey.excel_steps`)."""
+    voiced, single = [], []
+    marks = ("\uff9e", "\uff9f")
+    for code in range(0xFF61, 0xFFA0):  # half-width katakana and their marks
+        half = chr(code)
+        for mark in marks:
+            pair = unicodedata.normalize("NFKC", half + mark)
+            if len(pair) == 1:
+                voiced.append((half + mark, pair))
+        if half not in marks:
+            single.append((half, unicodedata.normalize("NFKC", half)))
+    # a mark left alone: the spacing full-width mark (NFKC's combining one would join the text)
+    single += [("\uff9e", "\u309b"), ("\uff9f", "\u309c")]
+    for code in range(0xFF01, 0xFF5F):  # full-width ASCII
+        single.append((chr(code), chr(code - 0xFEE0)))
+    single.append(("\u3000", " "))
+    gone = _nfkc_set(dropped) | ({"\t"} if " " in dropped else set())
+    steps = [(old, "" if new in gone else new) for old, new in (*voiced, *single)]
+    steps += [(ch, "") for ch in sorted(gone, key=lambda c: (c == "\t", c))
+              if ch not in {old for old, _ in steps}]
+    return tuple(steps)
 
 
 @lru_cache(maxsize=None)

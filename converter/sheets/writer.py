@@ -262,6 +262,10 @@ class SheetWriter:
         self._floors: dict[str, dict[int, float]] = {}
         self._helpers: dict[str, set[int]] = {}
 
+    def fold(self, ws, col: int) -> None:
+        """Column ``col`` of ``ws`` is a helper column: folded away, out of print."""
+        self._helpers.setdefault(ws.name, set()).add(col)
+
     def widen(self, ws, col: int, width: float) -> None:
         """Column ``col`` of ``ws`` at least ``width`` units wide."""
         floors = self._floors.setdefault(ws.name, {})
@@ -276,8 +280,8 @@ class SheetWriter:
                                             (self.fmt["th"],))
         for r, height in page_setup.row_heights(ws, widths, wrapped).items():
             ws.set_row(r, height)
-        for c, width in widths.items():
-            ws.set_column(c, c, width, None,
+        for c in sorted(set(widths) | helpers):
+            ws.set_column(c, c, widths.get(c, page_setup.MIN_WIDTH), None,
                           {"hidden": True, "level": 1} if c in helpers else {})
         for c in sorted(helpers):
             if c + 1 not in helpers:  # the group's button, on the column after it
@@ -410,7 +414,7 @@ class SheetWriter:
             if col.width:
                 self.widen(ws, first_col + j, col.width)
             if col.helper:
-                self._helpers.setdefault(ws.name, set()).add(first_col + j)
+                self.fold(ws, first_col + j)
         for i in range(table.rows):
             row_doc = rows[i] if i < len(rows) else None
             r = hr + 1 + i

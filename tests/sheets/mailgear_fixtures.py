@@ -11,7 +11,7 @@ from typing import Any, Callable
 import pytest
 
 from converter.rules.mailgear.catalog import Catalog
-from converter.io.context import load_catalog
+from converter.io.context import catalog_from, load_catalog
 from converter.sheets import sheet_bytes, template_bytes
 
 from .conftest import with_rule_probes
@@ -83,8 +83,9 @@ def address(wb, name: str, index: int = 0) -> str:
 
 def edits(doc: dict) -> list[tuple[str, int, Any]]:
     """(name, row, new value) typed into a written sheet: the first skill one level down (or
-    熱血 learned), 出力 up, a boost changed on a 専用機, and an Ａ．Ｇ．Ｓ added as the next item
-    (its effect from the catalog sheet)."""
+    熱血 learned), 出力 up, a boost changed on a 専用機, and an Ａ．Ｇ．Ｓ and a マグネット・バリア
+    typed in half-width katakana (voiced, the マ row: what ASC keys got wrong) added as the next
+    items (their effects from the catalog sheet)."""
     out: list[tuple[str, int, Any]] = []
     if doc["skills"]:
         level = doc["skills"][0]["level"]
@@ -96,8 +97,13 @@ def edits(doc: dict) -> list[tuple[str, int, Any]]:
     if boosts and "sensor" not in boosts:
         out.append(("mailgear.gear.boosts.0", 0, "センサー"))
     n = len(doc["equipment"])
-    out += [("mailgear.equipment.name", n, "Ａ．Ｇ．Ｓ"), ("mailgear.equipment.kind", n, "オプション")]
+    for k, name in enumerate(TYPED_OPTIONS):
+        out += [("mailgear.equipment.name", n + k, name), ("mailgear.equipment.kind", n + k, "オプション")]
     return out
+
+
+# the option names edits() types: the catalog spells them Ａ．Ｇ．Ｓ and マグネット・バリア
+TYPED_OPTIONS = ("Ａ．Ｇ．Ｓ", "ﾏｸﾞﾈｯﾄ･ﾊﾞﾘｱ")
 
 
 def edited(doc: dict) -> dict:
@@ -113,7 +119,7 @@ def edited(doc: dict) -> dict:
             d["gear"]["stats"]["output"] = value
         elif name == "mailgear.gear.boosts.0":
             d["gear"]["boosts"][0] = "sensor"
-    d["equipment"].append({"kind": "option", "name": "Ａ．Ｇ．Ｓ"})
+    d["equipment"] += [{"kind": "option", "name": name} for name in TYPED_OPTIONS]
     return d
 
 
@@ -154,6 +160,15 @@ def multi_effect_pilot() -> dict:
                      {"text": "架空の試験用オプション"}]},
     ]
     return d
+
+
+def unsorted_ladders() -> Catalog:
+    """The example catalog with its ladders (レベル, ランク) in reverse order: the sheet still reads
+    the row of the highest threshold reached, as the engine does (not the last row reached)."""
+    raw = json.loads(json.dumps(example_catalog().raw))
+    for table in ("levels", "gear_ranks"):
+        raw[table].reverse()
+    return catalog_from(raw)
 
 
 def multi_cases() -> dict[str, dict]:
@@ -259,6 +274,8 @@ def mg_workbooks(tmp_path_factory) -> dict[str, Case]:
         docs[name] = (doc, {"catalog": example_catalog()}, options)
     for name, doc in multi_cases().items():
         docs[name] = (doc, {"catalog": example_catalog()}, {})
+    docs["unsorted-ladders"] = (load(ROOT / "samples" / "mailgear" / "veteran-custom.json"),
+                                {"catalog": unsorted_ladders()}, {})
     for k, doc in enumerate(generated_pilots()):
         docs[f"generated-{k:02d}"] = (doc, {"catalog": example_catalog()}, {})
     cases: dict[str, Case] = {}

@@ -73,7 +73,7 @@ def test_template_names_every_field_and_records_its_identity():
     for table in SHEET.catalog_sheet.tables:
         assert {f"catalog.{table.id}.{c.key}" for c in table.columns} <= names
     assert {"catalog.about", "catalog.name", "mechasheet.template"} <= names
-    assert cell_of(wb, "mechasheet.template").value == "mailgear/3"
+    assert cell_of(wb, "mechasheet.template").value == "mailgear/4"
     assert wb[layout.input_sheet].protection.sheet
 
 
@@ -455,7 +455,7 @@ def test_unknown_keys_are_kept(tmp_path: Path):
 # --- LibreOffice ---------------------------------------------------------------------------------
 
 CASES = ([p.stem for p in MG_SAMPLES] + [f"broken-{p.stem}" for p in BROKEN_MG] + list(red_cases())
-         + list(option_cases()) + list(multi_cases())
+         + list(option_cases()) + list(multi_cases()) + ["unsorted-ladders"]
          + [f"generated-{k:02d}" for k in range(GENERATED_MG)] + ["template", "template-catalog"])
 
 

@@ -157,12 +157,6 @@ def gnumeric_results(engine_workbooks, tmp_path_factory) -> dict[str, dict[str, 
     return result
 
 
-# Issue 18, not done yet: the mailgear sheet's name keys still use ASC, which Gnumeric maps wrongly
-# (and saves as invalid UTF-8) and formulas splits voiced kana with. Strict: once they compute
-# alike, these cases fail until the mark is removed.
-NOT_YET = pytest.mark.xfail(strict=True, reason="issue 18: mailgear name keys still use ASC")
-
-
 def _names(kind: str) -> list:
     names = []
     for system in SYSTEMS:
@@ -171,7 +165,7 @@ def _names(kind: str) -> list:
             own += [f"broken-{system}-{p.stem}" for p in sorted((ROOT / "samples" / "broken" / system).glob("*.json"))]
         own += [f"generated-{system}-{k}" for k in range(GENERATED if kind == "gnumeric" else GENERATED_FORMULAS)]
         own.append(f"edited-{system}")
-        names += [pytest.param(n, marks=NOT_YET) if system == "mailgear" else n for n in own]
+        names += own
     return names
 
 
@@ -194,7 +188,7 @@ def formulas_results(engine_workbooks) -> dict[str, dict[str, tuple]]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    names = [p.values[0] if hasattr(p, "values") else p for p in _names("formulas")]
+    names = _names("formulas")
     books = [engine_workbooks[n] for n in names]
     with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork")) as pool:
         return dict(zip(names, pool.map(_formulas_differences, books)))

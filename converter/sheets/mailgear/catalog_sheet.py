@@ -23,7 +23,7 @@ from ...io.context import catalog_from
 from ...rules.mailgear.catalog import Catalog, TABLES
 from ...rules.mailgear.tables import tables
 from ..layout import Layout, a1
-from .formulas import MailgearFormulas, excel_key
+from .formulas import MailgearFormulas, excel_key, key_stage_values, key_stages
 from .view import effect_entries, extra_effects, item_entry, item_row
 from ..system_sheet import FALSE, TRUE
 
@@ -60,6 +60,10 @@ def catalog_tables(layout: Layout) -> list[CatalogTable]:
         for c in spec["columns"]:
             if c.get("kind") == "stats":
                 cols += [CatalogColumn(sid, t.stat_labels[sid], "int") for sid in t.stat_ids]
+            elif c["key"] == "key":  # the name's key: its stages, then the key itself
+                cols += [CatalogColumn(f"key_{k + 1}", f"{c['header']}{k + 1}", computed="key_stage")
+                         for k in range(key_stages() - 1)]
+                cols.append(CatalogColumn(c["key"], c["header"], computed=c["computed"]))
             else:
                 cols.append(CatalogColumn(c["key"], c["header"], c.get("kind", "text"), c.get("list"),
                                           c.get("computed")))
@@ -208,10 +212,12 @@ class CatalogSheet:
 
     # --- writing -----------------------------------------------------------------------------
     def write(self, wb, catalog: Catalog | None, fmt: dict[str, Any],
-              lists: Mapping[str, list[tuple[Any, str]]], uses: Mapping[str, int] | None = None) -> None:
+              lists: Mapping[str, list[tuple[Any, str]]], uses: Mapping[str, int] | None = None,
+              amounts: Mapping[str, Any] | None = None) -> None:
         """Add the catalog sheet to ``wb`` with ``catalog`` (or empty rows) and name its ranges.
         ``uses``: name key → the pilot's counted options taking the catalog's effects (the cached
-        result of オプションの追加効果's このシートで)."""
+        result of オプションの追加効果's このシートで); ``amounts``: ladder table → the pilot's
+        amount it is read with (経験, 階級), for the 到達 cells' cached results."""
         raw: Mapping[str, Any] = catalog.raw if catalog is not None else {}
         ws = wb.add_worksheet(self.sheet)
         ws.write(0, 0, "カタログ（本文にない表: グループが用意するもの）", fmt["title"])
@@ -238,7 +244,8 @@ class CatalogSheet:
                 data = rows[i] if i < len(rows) else None
                 for j, col in enumerate(table.columns):
                     if col.computed:
-                        formula, value = self._computed(f, table, col, r, data, uses or {})
+                        formula, value = self._computed(f, table, col, r, data, uses or {},
+                                                        (amounts or {}).get(table.id))
                         ws.write_formula(r, j, formula, fmt["calc"], value)
                     else:
                         self._value(ws, r, j, data.get(col.key) if data else None, col.kind, col.list,
@@ -303,9 +310,18 @@ class CatalogSheet:
 
     @staticmethod
     def _computed(f: MailgearFormulas, table: CatalogTable, col: CatalogColumn, r: int,
-                  data: Mapping[str, Any] | None, uses: Mapping[str, int]):
-        """A computed cell's formula and its cached result: a row's key, or what a further
-        option effect adds."""
+                  data: Mapping[str, Any] | None, uses: Mapping[str, int], amount: Any = None):
+        """A computed cell's formula and its cached result: a row's key (or a stage of it), a
+        ladder row's threshold reached, or what a further option effect adds."""
+        if col.key == "reached":
+            first = table.columns[0].key
+            threshold = (data or {}).get(first)
+            number = isinstance(threshold, (int, float)) and not isinstance(threshold, bool)
+            ok = number and isinstance(amount, (int, float)) and not isinstance(amount, bool) \
+                and threshold <= amount
+            return f.catalog_reached(table.id, a1(r, table.col(first))), threshold if ok else ""
+        if col.computed == "key_stage":
+            return CatalogSheet._key_stage(table, r, data, int(col.key.rsplit("_", 1)[1]) - 1)
         formula, value = CatalogSheet._key(f, table, r, data)
         if col.key == "key":
             return formula, value
@@ -320,16 +336,31 @@ class CatalogSheet:
         return formula, cells[col.key]
 
     @staticmethod
+    def _named(table: CatalogTable) -> str:
+        """The column whose name a table's key folds."""
+        return "model" if table.id == "model_stats" else "name"
+
+    @staticmethod
+    def _key_stage(table: CatalogTable, r: int, data: Mapping[str, Any] | None, k: int):
+        """Stage ``k`` of a row's key: its formula and cached result."""
+        before = a1(r, table.col(f"key_{k}")) if k else a1(r, table.col(CatalogSheet._named(table)))
+        value = key_stage_values((data or {}).get(CatalogSheet._named(table)))[k]
+        return MailgearFormulas.catalog_key_stage(k, before), value
+
+    @staticmethod
     def _key(f: MailgearFormulas, table: CatalogTable, r: int, data: Mapping[str, Any] | None):
         """The key formula of a row and its cached result."""
+        n = key_stages()
+        named = CatalogSheet._named(table)
+        before = a1(r, table.col(f"key_{n - 1}") if n > 1 else table.col(named))
         if table.id == "model_stats":
             m, k = a1(r, table.col("model")), a1(r, table.col("rank"))
             if not data:
-                return f.catalog_model_key(m, k), ""
-            return f.catalog_model_key(m, k), f"{excel_key(data.get('model'))}|{_as_text(data.get('rank'))}"
-        n = a1(r, table.col("name"))
+                return f.catalog_model_key(m, k, before), ""
+            return (f.catalog_model_key(m, k, before),
+                    f"{excel_key(data.get('model'))}|{_as_text(data.get('rank'))}")
         value = "" if not data or data.get("name") is None else excel_key(data["name"])
-        return f.catalog_item_key(n), value
+        return f.catalog_item_key(a1(r, table.col(named)), before), value
 
     @staticmethod
     def _value(ws, r: int, c: int, value: Any, kind: str, list_id: str | None, fmt, lists) -> None:

@@ -1,21 +1,39 @@
 """Excel formulas of the `mailgear` sheet: seed 001's derived values in spreadsheet language.
 
 Every figure comes from the rules sheet, the catalog sheet (by defined name) or ``tables.toml``
-through this module; a LibreOffice recalculation test holds each formula to the engine. Names
-are matched as the engine matches them: both keys are rendered from the tables' ``[name_key]``
-(``converter.core.names``); :func:`excel_key` is the Excel key in Python, for the cached results
-of the key cells.
+through this module; LibreOffice, Gnumeric and the formulas package hold each formula to the
+engine. Names are matched as the engine matches them: both keys are rendered from the tables'
+``[name_key]`` (``converter.core.names``), folded over several cells (:func:`key_stage`; Excel
+nests at most 64 functions); :func:`excel_key` is the Excel key in Python, for the cached
+results of the key cells.
 """
 from __future__ import annotations
 
 from ...rules.mailgear.tables import tables
-from ..layout import Layout, Table, col_letter, parse_a1
+from ..layout import Layout, Table, col_index, col_letter, defined_name, parse_a1
 from ..system_sheet import FALSE, TRUE
 
 
-def key(ref: str) -> str:
-    """Excel: the name in ``ref`` as compared (the tables' ``[name_key]``)."""
-    return tables().names.excel(ref)
+def key_stages() -> int:
+    """How many cells a name's key is folded over."""
+    return tables().names.excel_stages()
+
+
+def key_stage(k: int, ref: str) -> str:
+    """Excel: stage ``k`` of a name's key: the name's cell ``ref`` for the first, the stage
+    before's after it; the last one's result is the name as compared (``[name_key]``)."""
+    return tables().names.excel_stage(k, ref)
+
+
+def key_stage_values(value: object) -> list[str]:
+    """What each stage computes for a cell holding ``value`` (their cached results)."""
+    return tables().names.excel_stage_values(value)
+
+
+def number_or_zero(expr: str) -> str:
+    """Excel: ``expr`` when it is a number, else 0: what ``N()`` means here, which Gnumeric
+    computes as #NUM! on an empty cell."""
+    return f"IF(ISNUMBER({expr}),{expr},0)"
 
 
 def esc(expr: str) -> str:
@@ -90,18 +108,28 @@ class MailgearFormulas:
 
     # --- pilot and gear scalars ------------------------------------------------------------------
     @staticmethod
-    def _ladder(thresholds: str, values: str, amount: str) -> str:
-        """The value of the last row whose threshold ``amount`` reaches (catalog ladders)."""
-        return (f'IF(ISNUMBER({amount}),IFERROR(LOOKUP(2,1/(({thresholds}<={amount})'
-                f'*ISNUMBER({thresholds})),{values}),""),"")')
+    def _ladder(reached: str, values: str, amount: str) -> str:
+        """The value of the first row with the highest threshold ``amount`` reaches (engine:
+        Catalog.ladder_value); ``reached`` is the catalog's column of thresholds reached."""
+        return (f'IF(ISNUMBER({amount}),IF(COUNT({reached})=0,"",'
+                f'INDEX({values},MATCH(MAX({reached}),{reached},0))),"")')
 
     def level_expected(self) -> str:
-        return "=" + self._ladder("catalog.levels.experience", "catalog.levels.level",
+        return "=" + self._ladder("catalog.levels.reached", "catalog.levels.level",
                                   self.field("/pilot/experience"))
 
     def rank_expected(self) -> str:
-        return "=" + self._ladder("catalog.gear_ranks.rank_points", "catalog.gear_ranks.rank",
+        return "=" + self._ladder("catalog.gear_ranks.reached", "catalog.gear_ranks.rank",
                                   self.field("/pilot/rank_points"))
+
+    #: the catalog ladders and the pilot's amount each is read with
+    LADDER_AMOUNTS = {"levels": "/pilot/experience", "gear_ranks": "/pilot/rank_points"}
+
+    def catalog_reached(self, table: str, threshold: str) -> str:
+        """A ladder row's threshold when the pilot's amount reaches it, else blank."""
+        amount = defined_name(self.LADDER_AMOUNTS[table], self.l.system)
+        return (f'=IF(AND(ISNUMBER({threshold}),ISNUMBER({amount})),'
+                f'IF({threshold}<={amount},{threshold},""),"")')
 
     def slots_used(self) -> str:
         return "=SUM(mailgear.equipment.used_slots)"
@@ -116,8 +144,35 @@ class MailgearFormulas:
     def catalog_row(self) -> str:
         """The catalog row of the gear's model at its rank (letters without ＋)."""
         model, rank = self.field("/gear/model"), self.field("/gear/rank")
-        value = f'{key(model)}&"|"&SUBSTITUTE({rank},"{self.t.custom_mark}","")'
+        value = f'{self.name_key("model", 0)}&"|"&SUBSTITUTE({rank},"{self.t.custom_mark}","")'
         return f'=IFERROR(MATCH({esc(value)},catalog.model_stats.key,0),"")'
+
+    # --- name keys: a typed name folded in stages, right of the tables ---------------------------
+    def name_key_places(self) -> dict[str, tuple[str, int, int]]:
+        """Where names are folded: place → (the name's column letter, first row, rows) — the
+        skill table's スキル, the equipment's 名称, the gear's 機体名."""
+        out = {}
+        for place, table_id, col in (("skills", "skills", "skill"), ("equipment", "equipment", "name")):
+            t = self.l.table(table_id)
+            out[place] = (col_letter(t.col(col)), t.header_row + 1, t.rows)
+        r, c = parse_a1(self.field("/gear/model").replace("$", ""))
+        out["model"] = (col_letter(c), r + 1, 1)
+        return out
+
+    def name_key_cell(self, place: str, i: int, k: int) -> str:
+        """The cell of stage ``k`` of the ``i``-th name of ``place``."""
+        first = col_index(self.l.raw["name_keys"]["first_col"])
+        return f"${col_letter(first + k)}${self.name_key_places()[place][1] + i}"
+
+    def name_key_stage(self, place: str, i: int, k: int) -> str:
+        """Excel: stage ``k`` of the key of the ``i``-th name of ``place``."""
+        col, row, _ = self.name_key_places()[place]
+        ref = f"${col}${row + i}" if k == 0 else self.name_key_cell(place, i, k - 1)
+        return "=" + key_stage(k, ref)
+
+    def name_key(self, place: str, i: int) -> str:
+        """The cell holding the ``i``-th name of ``place`` as compared (its last stage)."""
+        return self.name_key_cell(place, i, key_stages() - 1)
 
     # --- 性能 ---------------------------------------------------------------------------------
     def stat_catalog(self, sid: str) -> str:
@@ -176,7 +231,7 @@ class MailgearFormulas:
     def skill_effective(self, sid: str) -> str:
         """Learned (capped) + counted options, never above the maximum (seed 001, オプション)."""
         j, k, mx = (self.skill_cell(sid, c) for c in ("learned_col", "option_col", "max_col"))
-        return f'=IF(AND({j}="",{k}=""),"",MIN(MIN(N({j}),{mx})+N({k}),{mx}))'
+        return f'=IF(AND({j}="",{k}=""),"",MIN(MIN({number_or_zero(j)},{mx})+{number_or_zero(k)},{mx}))'
 
     def skill_bonus(self, sid: str) -> str:
         """Levels 1–3 add their value; level 4 adds ＋１ｄ (seed 001, スキルの説明)."""
@@ -191,7 +246,7 @@ class MailgearFormulas:
         dice: list[str] = []
         fixed: list[str] = [base] if base else []
         for s in self.t.skills_aimed_at(d):
-            lv = f"N({self.skill_cell(s.id, 'effective_col')})"
+            lv = number_or_zero(self.skill_cell(s.id, 'effective_col'))
             if s.target == "all_rolls":  # 天賦の才: the option natural_talent (engine: _talent_counts)
                 lv = (f'IF(mailgear.options.natural_talent="rolls_and_fortune",{lv},0)' if did == "fortune"
                       else f'IF(mailgear.options.natural_talent="separate",0,{lv})')
@@ -228,7 +283,7 @@ class MailgearFormulas:
     def skill_canon(self, table: Table, i: int) -> str:
         s = table.cell("skill", i, True)
         return (f'=IF({s}="","",IFERROR(INDEX(rules.skill_names.2,'
-                f'MATCH({esc(key(s))},rules.skill_names.3,0)),""))')
+                f'MATCH({esc(self.name_key("skills", i))},rules.skill_names.3,0)),""))')
 
     def skill_max(self, table: Table, i: int) -> str:
         c = table.cell("canon", i, True)
@@ -258,7 +313,7 @@ class MailgearFormulas:
         return f"COUNTA({self._inputs(table, i)})=0"
 
     def item_key(self, table: Table, i: int) -> str:
-        return f'=IF({self._blank(table, i)},"",{key(self._row(table, i)["name"])})'
+        return f'=IF({self._blank(table, i)},"",{self.name_key("equipment", i)})'
 
     def item_catalog_row(self, table: Table, i: int) -> str:
         c = self._row(table, i)
@@ -299,7 +354,7 @@ class MailgearFormulas:
 
     def _counted(self, c: dict[str, str]) -> str:
         """Excel: the row is an option that counts (not a third copy)."""
-        return f'AND({c["kind"]}="{self.kinds["option"]}",N({c["copy"]})<={self.t.option_copies})'
+        return f'AND({c["kind"]}="{self.kinds["option"]}",{number_or_zero(c["copy"])}<={self.t.option_copies})'
 
     def item_cat_key(self, table: Table, i: int) -> str:
         """The name key of a counted option taking its effects from the catalog (no own effects):
@@ -317,12 +372,12 @@ class MailgearFormulas:
         def pick(name: str, amount: str) -> str:
             ok = f"AND(ISNUMBER(MATCH({name},list.{lst},0)),ISNUMBER({amount}))"
             if what == "skill":
-                ok = f"AND({ok},N({amount})>=1)"
+                ok = f"AND({ok},{number_or_zero(amount)}>=1)"
             return f'IF({ok},{amount if value else name},"")'
 
         row = c["catalog_row"]
         cat = pick(f"INDEX(catalog.options.{name_col},{row})", f"INDEX(catalog.options.{amount_col},{row})")
-        counted = f'OR({c["kind"]}<>"{self.kinds["option"]}",N({c["copy"]})>{self.t.option_copies})'
+        counted = f'OR({c["kind"]}<>"{self.kinds["option"]}",{number_or_zero(c["copy"])}>{self.t.option_copies})'
         return (f'=IF({counted},"",IF({own},{pick(c[name_col], c[amount_col])},'
                 f'IF({row}="","",{cat})))')
 
@@ -356,7 +411,7 @@ class MailgearFormulas:
         c = self._row(table, i)
         e, row = c["extra_damage"], c["catalog_row"]
         extra = (f'IF(ISNUMBER({e}),{e},IF({e}="",IF({row}="",0,'
-                 f'N(INDEX(catalog.weapons.extra_damage,{row}))),0))')
+                 f'{number_or_zero(f"INDEX(catalog.weapons.extra_damage,{row})")}),0))')
         dice, fixed = "mailgear.derived.damage.dice", "mailgear.derived.damage.fixed"
         return (f'=IF(OR({c["kind"]}<>"{self.kinds["weapon"]}",{fixed}=""),"",'
                 f'{roll_text(dice, f"({fixed}+{extra})")})')
@@ -381,10 +436,10 @@ class MailgearFormulas:
         name, amount = table.cell(name_col, i, True), table.cell(amount_col, i, True)
         option = self.kinds["option"]
         ok = [f'INDEX(mailgear.equipment.kind,{at})="{option}"',
-              f"N(INDEX(mailgear.equipment.copy,{at}))<={self.t.option_copies}",
+              f"{number_or_zero(f'INDEX(mailgear.equipment.copy,{at})')}<={self.t.option_copies}",
               f"ISNUMBER(MATCH({name},list.{lst},0))", f"ISNUMBER({amount})"]
         if what == "skill":
-            ok.append(f"N({amount})>=1")
+            ok.append(f"{number_or_zero(amount)}>=1")
         return f'=IF({at}="","",IF(AND({",".join(ok)}),{amount if value else name},""))'
 
     def effect_eff_skill(self, table: Table, i: int) -> str:
@@ -407,18 +462,25 @@ class MailgearFormulas:
 
     # --- カタログ -------------------------------------------------------------------------------
     @staticmethod
-    def catalog_model_key(model: str, rank: str) -> str:
-        return f'=IF(AND({model}="",{rank}=""),"",{key(model)}&"|"&{rank})'
+    def catalog_key_stage(k: int, ref: str) -> str:
+        """A catalog row's name folded to stage ``k`` (the stages before the key column)."""
+        return "=" + key_stage(k, ref)
 
     @staticmethod
-    def catalog_item_key(name: str) -> str:
-        return f'=IF({name}="","",{key(name)})'
+    def catalog_model_key(model: str, rank: str, before: str) -> str:
+        """``before``: the row's next-to-last stage of the model's name."""
+        return f'=IF(AND({model}="",{rank}=""),"",{key_stage(key_stages() - 1, before)}&"|"&{rank})'
+
+    @staticmethod
+    def catalog_item_key(name: str, before: str) -> str:
+        """``before``: the row's next-to-last stage of the name."""
+        return f'=IF({name}="","",{key_stage(key_stages() - 1, before)})'
 
     @staticmethod
     def catalog_effect_levels(k: str, skill: str, levels: str) -> str:
         """A further effect's skill levels, 0 when it is not a whole skill effect."""
         return (f'=IF(AND({k}<>"",ISNUMBER(MATCH({skill},list.skills,0)),ISNUMBER({levels}),'
-                f'N({levels})>=1),{levels},0)')
+                f'{number_or_zero(levels)}>=1),{levels},0)')
 
     @staticmethod
     def catalog_effect_amount(k: str, stat: str, amount: str) -> str:

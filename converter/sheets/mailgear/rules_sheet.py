@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...rules.mailgear.tables import tables
-from .formulas import excel_key, key
+from .formulas import excel_key
 from ..rules_sheet import RulesSheetWriter
 from ..system_sheet import FALSE, TRUE
 
@@ -52,13 +52,9 @@ def write_rules_sheet(wb, ws, sheet: str, options: dict[str, str], fmt: dict[str
     rs.block("skills", ["スキル", "最大レベル", "対象", "１レベルあたり", "効果"],
              [[s.label, s.max_level, targets.get(s.target, "") if s.target else "",
                s.per_level if s.target else "", s.effect] for s in t.skills.values()])
-    # Names a sheet may give a skill; the third column is the name as compared (a formula, so
-    # that Excel's own ASC decides, exactly as in the look-up).
-    first = rs.row + 2
-    names = skill_names()
-    rs.block("skill_names", ["名前", "スキル", "照合"], [[n, label, None] for n, label in names])
-    for i, (name, _) in enumerate(names):
-        ws.write_formula(first + i, 2, "=" + key(f"A{first + i + 1}"), None, excel_key(name))
+    # Names a sheet may give a skill; the third column is the name as compared, computed here
+    # from the one name-key specification (the sheet folds a typed name to the same key).
+    rs.block("skill_names", ["名前", "スキル", "照合"], [[n, label, excel_key(n)] for n, label in skill_names()])
     rs.block("stats", ["性能", "専用機の強化"],
              [[t.stat_labels[k], t.custom_boosts.get(k, "")] for k in t.stat_ids])
     rs.block("derived", ["派生値", "種類", "元の性能", "本文"],

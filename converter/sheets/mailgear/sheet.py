@@ -28,7 +28,7 @@ from ...rules.mailgear.tables import tables
 from ..layout import Field, Layout, Table, col_index, col_letter, load_layout, parse_a1
 from ..system_sheet import FALSE, TRUE, SystemSheet
 from .catalog_sheet import CatalogSheet, further_effect, to_rows
-from .formulas import MailgearFormulas, excel_key
+from .formulas import MailgearFormulas, excel_key, key_stage_values, key_stages, number_or_zero
 from .rules_sheet import mailgear_lists, skill_names, write_rules_sheet
 from .view import (BANDS, EFFECT_COLUMNS, ITEM_EFFECTS, boosts_shown, effect_entries, item_effect_rows,
                    item_entry, shown, skill_entry)
@@ -97,8 +97,10 @@ class MailgearSheet(SystemSheet):
         """The rules sheet, then the catalog sheet from ``context["catalog"]`` (empty without),
         its further option effects counted for the pilot's options that take them."""
         self.write_rules(wb, ws, options, fmt)
-        uses = self.cached(doc, options, context).catalog_uses() if doc else {}
-        self.catalog_sheet.write(wb, as_catalog(context.get("catalog")), fmt, self.lists(), uses)
+        cached = self.cached(doc, options, context) if doc else None
+        self.catalog_sheet.write(wb, as_catalog(context.get("catalog")), fmt, self.lists(),
+                                 cached.catalog_uses() if cached else {},
+                                 cached.ladder_amounts() if cached else {})
 
     def formula(self, name: str, table: Table | None = None, index: int | None = None) -> str:
         return self.f.formula(name, table, index)
@@ -179,6 +181,23 @@ class MailgearSheet(SystemSheet):
                     ("bonus_col", f.skill_bonus(sid), f"mailgear.derived.skill_bonuses.{sid}")):
                 writer.computed(ws, r, col_index(kb[col]), formula, cached.skill(sid, col), name)
             ws.write(r, col_index(kb["effect_col"]), s.effect)
+        self._name_keys(writer, ws, cached)
+
+    def _name_keys(self, writer, ws, cached: "_Cached") -> None:
+        """Each typed name folded to its key, a stage a cell, right of the tables (layout
+        ``[name_keys]``); the key cells and look-ups read the last stage."""
+        f = self.f
+        spec = self.layout.raw["name_keys"]
+        first = col_index(spec["first_col"])
+        if spec.get("helper"):
+            for k in range(key_stages()):
+                writer.fold(ws, first + k)
+        for place, (_, row, rows) in f.name_key_places().items():
+            for k in range(key_stages()):
+                ws.write(row - 2, first + k, f"照合{k + 1}", writer.fmt["h"])
+                for i in range(rows):
+                    writer.computed(ws, row - 1 + i, first + k, f.name_key_stage(place, i, k),
+                                    key_stage_values(cached.typed_name(place, i))[k])
 
     def decorate_table(self, writer, ws, table: Table) -> None:
         """Red: an unknown or repeated skill, a level over its maximum or not a whole number from
@@ -194,8 +213,8 @@ class MailgearSheet(SystemSheet):
         if table.id == "skills":
             s, lv, mx, cn, first = (table.cell(k, 0) for k in ("skill", "level", "max", "canon", "first"))
             red("skill", f'=OR(AND({s}="",{lv}<>""),AND({s}<>"",{cn}=""),'
-                         f'AND({cn}<>"",ISNUMBER({lv}),N({lv})>=1,{first}=0))')
-            red("level", f'=OR(AND({first}=1,{lv}>{mx}),AND({cn}<>"",OR(NOT(ISNUMBER({lv})),N({lv})<1)))')
+                         f'AND({cn}<>"",ISNUMBER({lv}),{number_or_zero(lv)}>=1,{first}=0))')
+            red("level", f'=OR(AND({first}=1,{lv}>{mx}),AND({cn}<>"",OR(NOT(ISNUMBER({lv})),{number_or_zero(lv)}<1)))')
         elif table.id == "effects":
             # A filled 追加効果 row whose 装備の行 holds no item (MG_ITEM_EFFECT_UNATTACHED).
             red("item", self.f.effect_unattached(table, 0))
@@ -207,7 +226,7 @@ class MailgearSheet(SystemSheet):
             name, kind, copy_ = (table.cell(k, 0) for k in ("name", "kind", "copy"))
             # A third copy of an option (MG_OPTION_COPIES: a warning that it adds nothing, an error
             # under option_copies=error): red under either reading, as the check names it.
-            red("name", f'=AND({copy_}<>"",N({copy_})>{tables().option_copies})')
+            red("name", f'=AND({copy_}<>"",{number_or_zero(copy_)}>{tables().option_copies})')
             inputs = [table.col(c.key) for c in table.columns if not c.computed]
             row = f"${col_letter(min(inputs))}{hr + 2}:${col_letter(max(inputs))}{hr + 2}"
             red("kind", f'=AND({kind}="",COUNTA({row})>0)')
@@ -433,6 +452,22 @@ class _Cached:
         uses = self.catalog_uses()
         self.cat_effects = [further_effect(r, uses) for r in self.cat_rows["option_effects"]]
         self.skill_rows = self._skill_rows(self.view.get("skills", []))
+
+    def typed_name(self, place: str, i: int) -> Any:
+        """The name the ``i``-th cell of ``place`` holds (formulas.name_key_places), None if blank."""
+        if place == "model":
+            gear = self.view.get("gear")
+            return gear.get("model") if isinstance(gear, Mapping) else None
+        rows = self.view.get(place)
+        rows = rows if isinstance(rows, list) else []
+        row = rows[i] if i < len(rows) and isinstance(rows[i], Mapping) else {}
+        return row.get("skill" if place == "skills" else "name")
+
+    def ladder_amounts(self) -> dict[str, Any]:
+        """Ladder table → the pilot's amount it is read with (the catalog's 到達 cells)."""
+        pilot = self.view.get("pilot") if isinstance(self.view.get("pilot"), Mapping) else {}
+        return {table: get(pilot, pointer.removeprefix("/pilot"))
+                for table, pointer in MailgearFormulas.LADDER_AMOUNTS.items()}
 
     def catalog_uses(self) -> dict[str, int]:
         """Catalog name key → the counted options taking their effects from the catalog under it

@@ -14,7 +14,7 @@ In Lite's ``main.py``: ``from converter.excel.udfs import *``. In classic xlwing
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 from ..core.evaluation import Evaluation
 from ..core.findings import Finding
@@ -162,6 +162,14 @@ def _sheet_evaluation(system: str, *grids: Any) -> Evaluation:
     return ev
 
 
+def _sheet_args(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The six sheet ranges every whole-sheet function takes (sheet1 … sheet6), declared once:
+    the same as six @arg lines, applied in their order."""
+    for i in range(6, 0, -1):
+        fn = arg(f"sheet{i}", ndim=2, doc=_SHEETS if i == 1 else _MORE)(fn)
+    return fn
+
+
 # --- up ---------------------------------------------------------------------------------------------
 
 @func
@@ -224,12 +232,7 @@ def UP_ABILITY_COST(abilities: Any, row: Any = 1, size: Any = "M", rules: Any = 
 
 
 @func
-@arg("sheet1", ndim=2, doc=_SHEETS)
-@arg("sheet2", ndim=2, doc=_MORE)
-@arg("sheet3", ndim=2, doc=_MORE)
-@arg("sheet4", ndim=2, doc=_MORE)
-@arg("sheet5", ndim=2, doc=_MORE)
-@arg("sheet6", ndim=2, doc=_MORE)
+@_sheet_args
 def UP_TOTAL(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
         sheet5: Any = None, sheet6: Any = None) -> int:
     """ユニットの合計ＵＰ（ユニット・武装・特殊能力のシート） / the unit's total UP from its sheets."""
@@ -237,12 +240,7 @@ def UP_TOTAL(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = 
 
 
 @func
-@arg("sheet1", ndim=2, doc=_SHEETS)
-@arg("sheet2", ndim=2, doc=_MORE)
-@arg("sheet3", ndim=2, doc=_MORE)
-@arg("sheet4", ndim=2, doc=_MORE)
-@arg("sheet5", ndim=2, doc=_MORE)
-@arg("sheet6", ndim=2, doc=_MORE)
+@_sheet_args
 def UP_REMAINING(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
         sheet5: Any = None, sheet6: Any = None) -> int:
     """残りＵＰ（総ＵＰ − 合計） / UP left of the budget."""
@@ -270,12 +268,7 @@ def _mailgear_value(key: Any, what: str, prefix: str, *grids: Any) -> Any:
 
 @func
 @arg("skill", doc="技能（名前か ID） / the skill (name or id)")
-@arg("sheet1", ndim=2, doc=_SHEETS)
-@arg("sheet2", ndim=2, doc=_MORE)
-@arg("sheet3", ndim=2, doc=_MORE)
-@arg("sheet4", ndim=2, doc=_MORE)
-@arg("sheet5", ndim=2, doc=_MORE)
-@arg("sheet6", ndim=2, doc=_MORE)
+@_sheet_args
 def MAILGEAR_SKILL_LEVEL(skill: Any, sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
         sheet5: Any = None, sheet6: Any = None) -> Any:
     """オプション込みの技能レベル / a skill's effective level, options included."""
@@ -284,12 +277,7 @@ def MAILGEAR_SKILL_LEVEL(skill: Any, sheet1: Any, sheet2: Any = None, sheet3: An
 
 @func
 @arg("stat", doc="機体の能力値（センサー、CR… 名前か ID） / the gear's stat (name or id)")
-@arg("sheet1", ndim=2, doc=_SHEETS)
-@arg("sheet2", ndim=2, doc=_MORE)
-@arg("sheet3", ndim=2, doc=_MORE)
-@arg("sheet4", ndim=2, doc=_MORE)
-@arg("sheet5", ndim=2, doc=_MORE)
-@arg("sheet6", ndim=2, doc=_MORE)
+@_sheet_args
 def MAILGEAR_STAT(stat: Any, sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
         sheet5: Any = None, sheet6: Any = None) -> Any:
     """機体の能力値（ランクとオプション込み） / a gear stat as the rules derive it."""
@@ -298,12 +286,7 @@ def MAILGEAR_STAT(stat: Any, sheet1: Any, sheet2: Any = None, sheet3: Any = None
 
 @func
 @arg("name", doc="派生値（先行判定、耐久、命中… 名前か ID） / the derived value (name or id)")
-@arg("sheet1", ndim=2, doc=_SHEETS)
-@arg("sheet2", ndim=2, doc=_MORE)
-@arg("sheet3", ndim=2, doc=_MORE)
-@arg("sheet4", ndim=2, doc=_MORE)
-@arg("sheet5", ndim=2, doc=_MORE)
-@arg("sheet6", ndim=2, doc=_MORE)
+@_sheet_args
 def MAILGEAR_DERIVED(name: Any, sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
         sheet5: Any = None, sheet6: Any = None) -> Any:
     """パイロットとメイルギアの派生値（先行判定、耐久、命中…） / a derived value of pilot and gear."""
@@ -311,12 +294,7 @@ def MAILGEAR_DERIVED(name: Any, sheet1: Any, sheet2: Any = None, sheet3: Any = N
 
 
 @func
-@arg("sheet1", ndim=2, doc=_SHEETS)
-@arg("sheet2", ndim=2, doc=_MORE)
-@arg("sheet3", ndim=2, doc=_MORE)
-@arg("sheet4", ndim=2, doc=_MORE)
-@arg("sheet5", ndim=2, doc=_MORE)
-@arg("sheet6", ndim=2, doc=_MORE)
+@_sheet_args
 def MAILGEAR_FORTUNE(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
         sheet5: Any = None, sheet6: Any = None) -> Any:
     """武運の式（2d6+3 など） / the 武運 roll's expression."""
@@ -324,12 +302,7 @@ def MAILGEAR_FORTUNE(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4
 
 
 @func
-@arg("sheet1", ndim=2, doc=_SHEETS)
-@arg("sheet2", ndim=2, doc=_MORE)
-@arg("sheet3", ndim=2, doc=_MORE)
-@arg("sheet4", ndim=2, doc=_MORE)
-@arg("sheet5", ndim=2, doc=_MORE)
-@arg("sheet6", ndim=2, doc=_MORE)
+@_sheet_args
 def MAILGEAR_SLOTS(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
         sheet5: Any = None, sheet6: Any = None) -> Any:
     """使用スロット数 / the slots the equipment uses."""
@@ -384,12 +357,7 @@ def _skill_name(value: Any) -> str:
 
 
 @func
-@arg("sheet1", ndim=2, doc=_SHEETS)
-@arg("sheet2", ndim=2, doc=_MORE)
-@arg("sheet3", ndim=2, doc=_MORE)
-@arg("sheet4", ndim=2, doc=_MORE)
-@arg("sheet5", ndim=2, doc=_MORE)
-@arg("sheet6", ndim=2, doc=_MORE)
+@_sheet_args
 def PP_TOTAL(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
         sheet5: Any = None, sheet6: Any = None) -> int:
     """キャラクターの合計ＰＰ / the character's total PP from its sheets."""
@@ -397,12 +365,7 @@ def PP_TOTAL(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = 
 
 
 @func
-@arg("sheet1", ndim=2, doc=_SHEETS)
-@arg("sheet2", ndim=2, doc=_MORE)
-@arg("sheet3", ndim=2, doc=_MORE)
-@arg("sheet4", ndim=2, doc=_MORE)
-@arg("sheet5", ndim=2, doc=_MORE)
-@arg("sheet6", ndim=2, doc=_MORE)
+@_sheet_args
 def PP_INITIATIVE(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
         sheet5: Any = None, sheet6: Any = None) -> Any:
     """イニシアティブ値 / the character's initiative."""
@@ -410,12 +373,7 @@ def PP_INITIATIVE(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: A
 
 
 @func
-@arg("sheet1", ndim=2, doc=_SHEETS)
-@arg("sheet2", ndim=2, doc=_MORE)
-@arg("sheet3", ndim=2, doc=_MORE)
-@arg("sheet4", ndim=2, doc=_MORE)
-@arg("sheet5", ndim=2, doc=_MORE)
-@arg("sheet6", ndim=2, doc=_MORE)
+@_sheet_args
 def PP_UNIT_INITIATIVE(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
         sheet5: Any = None, sheet6: Any = None) -> Any:
     """ユニット戦闘のイニシアティブ値（機体シートが要ります） / unit-combat initiative (needs the machine sheet)."""
@@ -426,12 +384,7 @@ def PP_UNIT_INITIATIVE(sheet1: Any, sheet2: Any = None, sheet3: Any = None, shee
 # --- any system ---------------------------------------------------------------------------------------
 
 @func
-@arg("sheet1", ndim=2, doc=_SHEETS)
-@arg("sheet2", ndim=2, doc=_MORE)
-@arg("sheet3", ndim=2, doc=_MORE)
-@arg("sheet4", ndim=2, doc=_MORE)
-@arg("sheet5", ndim=2, doc=_MORE)
-@arg("sheet6", ndim=2, doc=_MORE)
+@_sheet_args
 def SHEET_CHECK(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
         sheet5: Any = None, sheet6: Any = None) -> list[list[Any]]:
     """シートの確認結果（コード、重さ、セル、内容） / what is wrong with the sheet, a row per finding."""

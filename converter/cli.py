@@ -429,26 +429,19 @@ def _inside(path: Path, folder: Path) -> bool:
         return False
 
 
+#: the schemas `mechasheet schema` prints besides the systems' documents: name → (module, function)
+REPORT_SCHEMAS = {"mailgear-catalog": (".rules.mailgear.catalog", "catalog_schema_text"),
+                  "report": (".schema", "report_schema_text"),
+                  "import-report": (".importer", "import_report_schema_text"),
+                  "audit-report": (".audit.report", "audit_schema_text")}
+
+
 def _cmd_schema(args: argparse.Namespace) -> int:
-    if args.system == "mailgear-catalog":
-        from .rules.mailgear.catalog import catalog_schema_text
+    if args.system in REPORT_SCHEMAS:
+        import importlib
 
-        sys.stdout.write(catalog_schema_text())
-        return EXIT_OK
-    if args.system == "report":
-        from .schema import report_schema_text
-
-        sys.stdout.write(report_schema_text())
-        return EXIT_OK
-    if args.system == "import-report":
-        from .importer import import_report_schema_text
-
-        sys.stdout.write(import_report_schema_text())
-        return EXIT_OK
-    if args.system == "audit-report":
-        from .audit.report import audit_schema_text
-
-        sys.stdout.write(audit_schema_text())
+        module, function = REPORT_SCHEMAS[args.system]
+        sys.stdout.write(getattr(importlib.import_module(module, __package__), function)())
         return EXIT_OK
     from .schema import schema_text
 

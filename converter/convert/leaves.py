@@ -6,9 +6,9 @@ its value, so lowering into the same system rebuilds the document exactly. Stand
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
-from ..core.pointers import parse, pointer
+from ..core.pointers import parse, pointer, walk
 
 
 @dataclass
@@ -45,22 +45,12 @@ def _copy(value: Any) -> Any:
 def leaves(doc: Any) -> Leaves:
     """Every leaf of ``doc`` with its pointer."""
     out = Leaves()
-    for ptr, value in _walk(doc, ""):
+    for ptr, value in walk(doc):
         if isinstance(value, (dict, list)) and value:
             out.shapes[ptr] = type(value)
         else:
             out.values[ptr] = value
     return out
-
-
-def _walk(node: Any, ptr: str) -> Iterator[tuple[str, Any]]:
-    yield ptr, node
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _walk(value, ptr + pointer(key))
-    elif isinstance(node, list):
-        for k, value in enumerate(node):
-            yield from _walk(value, f"{ptr}/{k}")
 
 
 def matches(pattern: str, ptr: str) -> bool:

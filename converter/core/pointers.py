@@ -6,12 +6,23 @@ Standard library only.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 
 def pointer(*parts: str | int) -> str:
     """A JSON pointer from path parts: ``pointer("weapons", 0, "name")`` → ``/weapons/0/name``."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def walk(node: Any, at: str = "") -> Iterator[tuple[str, Any]]:
+    """(pointer, value) of ``node`` and of everything inside it, parents before children."""
+    yield at, node
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from walk(value, at + pointer(key))
+    elif isinstance(node, list):
+        for k, value in enumerate(node):
+            yield from walk(value, f"{at}/{k}")
 
 
 def parse(ptr: str) -> list[str]:

@@ -33,9 +33,9 @@ from __future__ import annotations
 import copy
 import json
 import re
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ..core.pointers import get, parent, parse, pointer
+from ..core.pointers import get, parent, parse, pointer, walk
 
 if TYPE_CHECKING:
     from .cells import CellReader, NamedCells
@@ -117,7 +117,7 @@ def differences(sheet: "SystemSheet", doc: Mapping[str, Any], read: Mapping[str,
     target = copy.deepcopy(dict(doc))
     out: list[dict[str, Any]] = []
     # Written values equal to what their computed cell shows: read from the cell.
-    for ptr in [p for p, _ in _leaves(target)]:
+    for ptr in [p for p, v in walk(target) if p and not isinstance(v, (dict, list))]:
         where = sheet.computed_cell(ptr)
         if where is None:
             continue
@@ -258,18 +258,6 @@ def _likeness(a: Any, b: Any) -> float:
         keys = a.keys() | b.keys()
         return 0.5 * sum(1 for k in a if k in b and _same(a[k], b[k])) / len(keys)
     return 0.0
-
-
-def _leaves(value: Any, at: str = "") -> Iterator[tuple[str, Any]]:
-    """(pointer, value) of every value that is neither an object nor a list."""
-    if isinstance(value, dict):
-        for key, v in value.items():
-            yield from _leaves(v, at + pointer(key))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _leaves(v, f"{at}/{i}")
-    elif at:
-        yield at, value
 
 
 def _same(a: Any, b: Any) -> bool:

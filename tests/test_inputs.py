@@ -2,12 +2,13 @@
 clearly where not, never a traceback."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from converter import check_path
-from converter.cli import EXIT_INPUT, main
+from converter.cli import EXIT_INPUT, EXIT_OK, main
 
 ROOT = Path(__file__).resolve().parents[1]
 UNIT = ROOT / "samples" / "up" / "m-mobile-suit.json"
@@ -77,3 +78,30 @@ def test_a_file_name_in_shift_jis_bytes_is_checked(tmp_path) -> None:
                               cwd=ROOT, capture_output=True, timeout=60)
         assert done.returncode == 0, done.stderr
         assert b"Traceback" not in done.stderr and b"\\udc83" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["check", "audit", "import"])
+def test_a_report_of_ours_left_in_the_folder_is_named_not_checked(tmp_path, capsys, command: str) -> None:
+    """A GM who runs a command twice finds the first run's report among the sheets: the second
+    run names it as our report (info) and exits as the first did, instead of calling it a broken
+    document."""
+    folder, out = tmp_path / "sheets", tmp_path / "out"
+    folder.mkdir()
+    (folder / "unit.json").write_text(UNIT.read_text(encoding="utf-8"), encoding="utf-8")
+    if command == "check":
+        assert main(["check", str(folder), "--format", "json"]) == EXIT_OK
+        (folder / "check-report.json").write_text(capsys.readouterr().out, encoding="utf-8")
+    elif command == "audit":
+        assert main(["audit", str(folder), "-o", str(folder / "audit-report.json"), "--no-annotated"]) == EXIT_OK
+    else:
+        legacy = Path(__file__).resolve().parents[1] / "samples" / "legacy" / "up-label-beside.xlsx"
+        main(["import", str(legacy), "-o", str(out)])
+        (folder / "import-report.json").write_bytes((out / "import-report.json").read_bytes())
+    capsys.readouterr()
+    assert main(["check", str(folder), "--format", "json"]) == EXIT_OK
+    files = {Path(f["path"]).name: f for f in json.loads(capsys.readouterr().out)["files"]}
+    assert set(files) == {"unit.json", f"{command}-report.json"}
+    entry = files[f"{command}-report.json"]
+    assert entry["kind"] == "report"
+    assert [(f["code"], f["severity"]) for f in entry["findings"]] == [("INPUT_OWN_REPORT", "info")]
+    assert files["unit.json"]["kind"] == "document"

@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping
 from ..core import pointers
 from ..core.findings import Finding, Severity
 from ..core.sets import Member
-from ..core.source import CATALOG, DOCUMENT, UNREADABLE, Origin, Source
+from ..core.source import CATALOG, DOCUMENT, REPORT, UNREADABLE, Origin, Source
 from ..rules import get_system, system_ids
 from ..rules.options import document_readings, option_declarations
 from .report import CheckReport, FileReport
@@ -33,8 +33,8 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
                  context: Mapping[str, Any] | None = None) -> FileReport:
     """One Source checked. ``options`` (``--rule``) win over the readings the Source carries;
     ``context`` entries given here win over the Source's own (a catalog sheet)."""
-    if source.kind == UNREADABLE:
-        return FileReport(source.path, None, ordered(source.findings), UNREADABLE, source.origin)
+    if source.kind in (UNREADABLE, REPORT):
+        return FileReport(source.path, None, ordered(source.findings), source.kind, source.origin)
     if source.kind == CATALOG:
         catalog = source.context["catalog"]
         return FileReport(source.path, CATALOG_SYSTEM, ordered(catalog.findings), CATALOG,

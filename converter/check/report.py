@@ -26,7 +26,7 @@ class FileReport:
     path: str
     system: str | None
     findings: list[Finding] = field(default_factory=list)
-    kind: str = "document"  # document | catalog | unreadable
+    kind: str = "document"  # document | catalog | unreadable | report
     origin: Origin = field(default_factory=lambda: Origin("json"))
     evaluation: Evaluation | None = None
     document: dict[str, Any] | None = None
@@ -211,7 +211,7 @@ def build_report_schema() -> dict[str, Any]:
         "properties": {
             "path": {"type": "string"},
             "system": {"type": ["string", "null"]},
-            "kind": {"enum": ["document", "catalog", "unreadable"]},
+            "kind": {"enum": ["document", "catalog", "unreadable", "report"]},
             "valid": {"type": "boolean"},
             "complete": {"type": ["boolean", "null"],
                          "description": "false when some item could not be evaluated"},

@@ -11,6 +11,8 @@ from typing import Any
 from .findings import Finding
 
 DOCUMENT, CATALOG, UNREADABLE = "document", "catalog", "unreadable"
+#: one of our own reports (check, audit, import) found among the inputs: read, not checked
+REPORT = "report"
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..core.findings import Finding
-from ..core.source import CATALOG, Origin, Source
+from ..core.source import CATALOG, REPORT, Origin, Source
 from ..rules.options import document_readings
 from .context import catalog_from
 from .files import parse_json_document, read_input
@@ -33,9 +33,20 @@ def read_stdin() -> Source:
 def _source(data: dict[str, Any], name: str) -> Source:
     if is_catalog(data):
         return Source(name, Origin("json"), CATALOG, context={"catalog": catalog_from(data, source=name)})
+    if is_own_report(data):
+        kind = data.get("kind") if isinstance(data.get("kind"), str) else "check"
+        return Source(name, Origin("json"), REPORT, findings=[Finding("INPUT_OWN_REPORT", "", {"kind": kind})])
     return Source(name, Origin("json"), document=data, options=document_readings(data))
 
 
 def is_catalog(data: Mapping[str, Any]) -> bool:
     """A group's catalog (mailgear), not a document: it has ``catalog`` and no ``system``."""
     return "catalog" in data and "system" not in data
+
+
+def is_own_report(data: Mapping[str, Any]) -> bool:
+    """One of our reports (``check --format json``, ``audit -o X.json``, ``import-report.json``),
+    not a document: no ``system``, a ``summary`` and a list of ``files``. A GM who audits a folder
+    twice finds the first run's report in it; it is named as such, never checked as a sheet."""
+    return ("system" not in data and isinstance(data.get("files"), list)
+            and isinstance(data.get("summary"), dict) and "format" in data)

@@ -167,7 +167,9 @@ def run_in_workers(files: list[Path], indices: list[int], task: Task, jobs: int,
                    local: Callable[[int], None] = lambda i: None) -> None:
     """Hand ``indices`` to ``jobs`` workers one file at a time, each running ``task``; while they
     work, handle the ``first_local`` files here. A worker that dies or overruns costs only its
-    current file, which gets ``task.crashed``."""
+    current file, which gets ``task.crashed``. A worker reads a sheet natively first
+    (``xlsx_package.read_natively_first``); a file it died on is read once more with every sheet
+    scanned first, which names what reaches too far instead of a crash."""
     import multiprocessing
     from multiprocessing.connection import wait
 
@@ -177,15 +179,17 @@ def run_in_workers(files: list[Path], indices: list[int], task: Task, jobs: int,
         if task.prewarm is not None:
             task.prewarm()
     queue = list(indices)
+    careful: set[int] = set()  # files a worker died on, read again with every sheet scanned first
     workers: dict[Any, _Worker] = {}
 
-    def replace(w: _Worker) -> _Worker:
-        """A new worker for a dead or killed one; the files it had not begun go back first."""
+    def replace(w: _Worker, retry: bool = False) -> _Worker:
+        """A new worker for a dead or killed one; the files it had not begun go back first (with
+        ``retry``, the one it died on before them)."""
         workers.pop(w.conn)
-        queue[:0] = w.pending[1:]
+        queue[:0] = w.pending[0 if retry else 1:]
         fresh = _Worker.start(ctx, task, limits)
         workers[fresh.conn] = fresh
-        fresh.fill(queue, files)
+        fresh.fill(queue, files, careful)
         return fresh
 
     try:
@@ -193,7 +197,7 @@ def run_in_workers(files: list[Path], indices: list[int], task: Task, jobs: int,
             w = _Worker.start(ctx, task, limits)
             workers[w.conn] = w
         for w in workers.values():
-            w.fill(queue, files)
+            w.fill(queue, files, careful)
         for i in first_local:  # JSON documents while the workers read workbooks
             local(i)
         while queue or any(w.pending for w in workers.values()):
@@ -203,13 +207,16 @@ def run_in_workers(files: list[Path], indices: list[int], task: Task, jobs: int,
                     index, report = conn.recv()
                 except (EOFError, OSError):  # the worker died on the file it was working on
                     w.process.join(5)
-                    if w.pending:
+                    retry = bool(w.pending) and w.pending[0] not in careful
+                    if retry:
+                        careful.add(w.pending[0])
+                    elif w.pending:
                         done(w.pending[0], task.crashed(files[w.pending[0]], _death(w.process.exitcode)))
-                    replace(w)
+                    replace(w, retry)
                     continue
                 w.finished(index)
                 done(index, report)
-                w.fill(queue, files)
+                w.fill(queue, files, careful)
             now = time.monotonic()
             for w in list(workers.values()):
                 if w.pending and now - w.started > limits.seconds:
@@ -264,13 +271,14 @@ class _Worker:
         child.close()
         return cls(process, parent)
 
-    def fill(self, queue: list[int], files: list[Path]) -> None:
-        """Files from ``queue`` until IN_FLIGHT are pending. A file the worker can no longer be
-        sent (it died meanwhile: its death is read next) goes back to the front of ``queue``."""
+    def fill(self, queue: list[int], files: list[Path], careful: set[int] = frozenset()) -> None:
+        """Files from ``queue`` until IN_FLIGHT are pending (those in ``careful`` to be read with
+        every sheet scanned first). A file the worker can no longer be sent (it died meanwhile:
+        its death is read next) goes back to the front of ``queue``."""
         while queue and len(self.pending) < IN_FLIGHT:
             index = queue.pop(0)
             try:
-                self.conn.send((index, str(files[index])))
+                self.conn.send((index, str(files[index]), index in careful))
             except OSError:  # BrokenPipeError: the worker is gone
                 queue.insert(0, index)
                 return
@@ -314,6 +322,8 @@ def _serve(conn, task: Task, limits: Limits) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
     except (ImportError, ValueError, OSError):
         pass
+    from .io import xlsx_package
+
     while True:
         try:
             msg = conn.recv()
@@ -321,7 +331,8 @@ def _serve(conn, task: Task, limits: Limits) -> None:
             return
         if msg is None:
             return
-        index, path = msg
+        index, path, careful = msg
+        xlsx_package.read_natively_first(not careful)
         try:
             report = task.run(Path(path))
         except MemoryError:

@@ -65,6 +65,63 @@ def test_a_hostile_file_costs_only_itself(tmp_path, hostile_reader, jobs: int) -
     assert report.unreadable and not report.valid
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_file_a_worker_died_on_is_read_again_scanned_first(tmp_path, monkeypatch, jobs: int) -> None:
+    """A worker hands each sheet to the native reader unscanned; a file it dies on is read once
+    more with every sheet scanned first (which names a sheet reaching too far), and only a second
+    death is INPUT_CRASHED. The files after it are not held up."""
+    from converter.io import xlsx_package
+
+    real = runner.check_one
+
+    log = tmp_path / "reads.log"
+
+    def reader(path, options, context):
+        name = Path(path).stem
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write(f"{Path(path).name} {xlsx_package.natively_first()}\n")
+        if name in ("aborts-unscanned", "aborts-always") and (xlsx_package.natively_first() or name == "aborts-always"):
+            os.abort()
+        return real(path, options, context)
+
+    monkeypatch.setattr(runner, "check_one", reader)
+    (tmp_path / "sheets").mkdir()
+    folder = _folder(tmp_path / "sheets", {"aborts-unscanned.xlsx": "", "aborts-always.xlsx": ""})
+    report = check_files([folder], jobs=jobs, limits=Limits(seconds=30))
+    by_name = {Path(fr.path).name: fr for fr in report.files}
+    assert len(by_name) == len(list(folder.iterdir())) == 6
+    assert by_name["aborts-unscanned.xlsx"].valid and by_name["aborts-unscanned.xlsx"].computed
+    (f,) = by_name["aborts-always.xlsx"].findings
+    assert f.code == "INPUT_CRASHED" and "SIGABRT" in f.params["reason"]
+    assert [fr.path for fr in report.files] == sorted(fr.path for fr in report.files)
+    reads = log.read_text(encoding="utf-8").splitlines()
+    for name in ("aborts-unscanned", "aborts-always"):
+        assert [r for r in reads if r.startswith(name)] == [f"{name}.xlsx True", f"{name}.xlsx False"]
+    assert all(r.endswith("True") for r in reads if ".xlsx" in r and not r.startswith("aborts"))
+
+
+def test_a_sheet_reaching_far_is_refused_from_the_native_figures(tmp_path) -> None:
+    """Read natively first (in a worker), a sheet whose cells span more than MAX_GRID_CELLS but
+    that the reader can hold is refused from the reader's own figures, naming its far cell."""
+    import openpyxl
+
+    from converter.io import xlsx_package
+    from converter.io.sources import read_source
+
+    path = tmp_path / "far.xlsx"
+    wb = openpyxl.load_workbook(SAMPLES / "up" / "m-mobile-suit.xlsx")
+    wb["ユニット"]["Z100000"] = 1  # 26 x 100,000 = 2.6 million cells
+    wb.save(path)
+    for natively in (False, True):
+        xlsx_package.read_natively_first(natively)
+        try:
+            source = read_source(path)
+        finally:
+            xlsx_package.read_natively_first(False)
+        (f,) = source.findings
+        assert f.code == "INPUT_TOO_LARGE" and "ユニット!Z100000" in f.params["detail"], (natively, f.params)
+
+
 def test_reports_arrive_in_input_order_and_agree_across_jobs(tmp_path) -> None:
     """on_report sees every file in input order; 1 and 2 jobs give the same reports."""
     folder = _folder(tmp_path, {})

@@ -32,6 +32,7 @@ EXCEL_ROWS, EXCEL_COLUMNS = 1_048_576, 16_384
 
 SHARED_PARTS = ("xl/sharedStrings.xml", "xl/styles.xml")
 PROLOG_BYTES = 64 * 1024  # where a DTD would stand in a part we do not parse ourselves
+PROLOG_CHUNK = 1024  # read at a time until the root element starts
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # legacy .xls, or an encrypted .xlsx
 ZIP_MAGIC = b"PK\x03\x04"
 
@@ -100,10 +101,7 @@ class Package:
     def extent(self, sheet: str) -> tuple[int, int]:
         """(rows, columns) the sheet's cells span, from their references; refused past
         MAX_GRID_CELLS, before a native reader would allocate the grid."""
-        part = self.sheets.get(sheet)
-        if part is None:
-            raise PackageError(f"{self.path}: no sheet named {sheet!r}", "INPUT_DAMAGED", sheet)
-        data = self.read_part(part)
+        data = self.read_part(self._part(sheet))
         rows = max(map(int, _ROW_REF.findall(data)), default=0)
         letters = max(set(_CELL_REF.findall(data)), key=lambda c: (len(c), c.upper()), default=b"A")
         cols = column_index(letters.decode("ascii")) + 1 if len(letters) <= 3 else EXCEL_COLUMNS + 1
@@ -113,6 +111,12 @@ class Package:
             rows += len(_ANY_ROW.findall(data))
         if _BARE_CELL.search(data):
             cols += len(_ANY_CELL.findall(data))
+        self.check_reach(sheet, rows, cols)
+        return rows, cols
+
+    def check_reach(self, sheet: str, rows: int, cols: int) -> None:
+        """PackageError when a sheet whose cells span ``rows`` × ``cols`` is beyond Excel's grid
+        or past MAX_GRID_CELLS (from :meth:`extent`, or from the native reader's own figures)."""
         if rows > EXCEL_ROWS or cols > EXCEL_COLUMNS:
             raise PackageError(f"{self.path}: sheet {sheet!r} has a cell reference beyond Excel's grid "
                                f"(row {rows}, column {column_letters(cols - 1)})", "INPUT_DAMAGED",
@@ -122,9 +126,20 @@ class Package:
                                f"{column_letters(max(cols - 1, 0))} ({rows * cols:,} cells to allocate; "
                                f"the limit is {MAX_GRID_CELLS:,})", "INPUT_TOO_LARGE",
                                f"{sheet}!{column_letters(max(cols - 1, 0))}{rows}: {rows * cols:,} > {MAX_GRID_CELLS:,}")
-        return rows, cols
+
+    def check_prolog(self, sheet: str) -> None:
+        """A sheet the native reader will parse unscanned (:func:`read_natively_first`): no DTD in
+        its prolog, as for the shared parts."""
+        _check_prolog(self.zip, self._part(sheet), self.path)
+
+    def _part(self, sheet: str) -> str:
+        part = self.sheets.get(sheet)
+        if part is None:
+            raise PackageError(f"{self.path}: no sheet named {sheet!r}", "INPUT_DAMAGED", sheet)
+        return part
 
 
+_ROOT_START = re.compile(rb"<[^?!]")  # the first element: the prolog (declaration, DTD) is over
 _CELL_REF = re.compile(rb"<c\b[^>]*?\br=\"\$?([A-Za-z]+)\$?\d")
 _ROW_REF = re.compile(rb"<row\b[^>]*?\br=\"(\d{1,9})\"")
 _BARE_CELL = re.compile(rb"<c(?:\s(?![^>]*\br=)[^>]*)?/?>")
@@ -136,6 +151,24 @@ _ANY_ROW = re.compile(rb"<row[\s/>]")
 #: the parts of the package last closed, by its file's identity: one entry, taken by the next
 #: opening of that same unchanged file
 _RECENT: tuple[tuple[int, ...], dict[str, bytes]] | None = None
+
+#: Whether this process is a disposable worker (``converter.runner``): there a sheet goes to the
+#: native reader without the reach scan (a third of a check's time), its reach checked from the
+#: reader's own figures; a sheet reaching so far that the reader aborts costs the worker only, and
+#: the file is read again, scanned first, which names the cause. Elsewhere (the library in a user's
+#: process) every sheet is scanned first.
+_NATIVE_FIRST = False
+
+
+def read_natively_first(on: bool = True) -> None:
+    """Called by a worker process for each file (see ``_NATIVE_FIRST``); off for a file a worker
+    already died on."""
+    global _NATIVE_FIRST
+    _NATIVE_FIRST = on
+
+
+def natively_first() -> bool:
+    return _NATIVE_FIRST
 
 
 def _identity(p: Path) -> tuple[int, ...] | None:
@@ -235,8 +268,13 @@ def _check_prolog(zf: zipfile.ZipFile, name: str, p: Path) -> None:
     """A part only the native reader parses: no DTD in its prolog (where XML allows one; the
     native reader expands no entities, so the prolog is where a bomb would have to start)."""
     try:
-        with zf.open(name) as fh:
-            head = fh.read(PROLOG_BYTES)
+        with zf.open(name) as fh:  # read up to the root element (a few dozen bytes in practice)
+            head = fh.read(PROLOG_CHUNK)
+            while len(head) < PROLOG_BYTES and not _ROOT_START.search(head):
+                more = fh.read(PROLOG_CHUNK)
+                if not more:
+                    break
+                head += more
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
         raise PackageError(f"{p}: part {name} is damaged ({exc})", "INPUT_DAMAGED", name) from exc
     except RuntimeError as exc:

@@ -68,14 +68,21 @@ class NamedCells:
             if sheet not in self.package.sheets:
                 self._grids[sheet] = []
             else:
-                from ..io.xlsx_package import PackageError
+                from ..io.xlsx_package import PackageError, natively_first
 
-                self.package.extent(sheet)  # PackageError before calamine would allocate too much
+                if natively_first():  # a worker: calamine first, its figures checked (xlsx_package)
+                    self.package.check_prolog(sheet)
+                else:
+                    self.package.extent(sheet)  # PackageError before calamine would allocate too much
                 try:
-                    self._grids[sheet] = self._book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+                    native = self._book.get_sheet_by_name(sheet)
                 except Exception as exc:
                     raise PackageError(f"{self.path}: sheet {sheet!r} is damaged ({type(exc).__name__}: "
                                        f"{exc})", "INPUT_DAMAGED", sheet) from exc
+                end = native.end
+                if end is not None:
+                    self.package.check_reach(sheet, end[0] + 1, end[1] + 1)
+                self._grids[sheet] = native.to_python(skip_empty_area=False)
         return self._grids[sheet]
 
     def destination(self, name: str) -> Any:

@@ -76,6 +76,7 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
 
     def done(index: int, report: FileReport) -> None:
         nonlocal emitted
+        _resolve_catalog(report, catalogs)  # as it arrives: each worker sends a catalog once
         reports[index] = report
         while emitted < len(files) and reports[emitted] is not None:
             _share_catalogs(reports[emitted], catalogs)
@@ -114,8 +115,37 @@ def check_one(path: Path, options: Mapping[str, str], context: Mapping[str, Any]
 
 
 def _check_slimmed(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
-    """A worker's check of one file: the report slimmed before it crosses the pipe."""
-    return slimmed(check_one(path, options, context))
+    """A worker's check of one file: the report slimmed before it crosses the pipe, a catalog
+    this worker has sent already replaced by its key."""
+    report = slimmed(check_one(path, options, context))
+    catalog = report.context.get("catalog")
+    if catalog is not None:
+        key = _catalog_key(catalog)
+        report.context["catalog"] = SentCatalog(key, None if key in _SENT_CATALOGS else catalog)
+        _SENT_CATALOGS.add(key)
+    return report
+
+
+#: the catalogs this worker process has sent to the parent (a folder's mailgear sheets mostly
+#: carry the same one: sent once per worker, then by key)
+_SENT_CATALOGS: set[str] = set()
+
+
+@dataclass(frozen=True)
+class SentCatalog:
+    """A catalog crossing the pipe: with the catalog the first time a worker sends it, by its key
+    after (the parent has it: one pipe delivers in order)."""
+
+    key: str
+    catalog: Any | None
+
+
+def _resolve_catalog(report: FileReport, seen: dict[str, Any]) -> None:
+    sent = report.context.get("catalog")
+    if isinstance(sent, SentCatalog):
+        if sent.catalog is not None:
+            seen.setdefault(sent.key, sent.catalog)
+        report.context["catalog"] = seen[sent.key]
 
 
 def _guarded(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
@@ -146,12 +176,15 @@ def share_readings(report: FileReport, seen: dict[str, Any]) -> None:
 def _share_catalogs(report: FileReport, seen: dict[str, Any]) -> None:
     """Workbooks carrying the same catalog sheet share one Catalog object, not a copy each."""
     catalog = report.context.get("catalog")
-    if catalog is None:
-        return
+    if catalog is not None and not any(catalog is c for c in seen.values()):  # not one a worker sent
+        report.context["catalog"] = seen.setdefault(_catalog_key(catalog), catalog)
+
+
+def _catalog_key(catalog: Any) -> str:
+    """Two catalogs with this same key are the same catalog."""
     import json
 
-    key = json.dumps(catalog.raw, sort_keys=True, ensure_ascii=False, default=str)
-    report.context["catalog"] = seen.setdefault(key, catalog)
+    return json.dumps(catalog.raw, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def crashed(path: Path, reason: str) -> FileReport:

@@ -13,6 +13,7 @@ caches it) and the field's pointer: an unchanged sheet costs one scan of its for
 from __future__ import annotations
 
 import copy
+from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -20,7 +21,7 @@ from typing import Any, Mapping
 from ..core.findings import Finding
 from ..io.xlsx_package import Area, Package, column_letters, open_package
 from .formula_text import masked, normal
-from .sheet_formulas import SharedStrings, SheetFormulas
+from .sheet_formulas import SharedStrings, SheetFormulas, decoded_formula
 from .template_formulas import Entry, FormulaMap, formula_map
 
 TEMPLATE_NAME = "mechasheet.template"
@@ -133,8 +134,9 @@ def _drifts(package: Package, fmap: FormulaMap) -> list[_Drift]:
     places = [(entry, _place(entry, fmap, package)) for entry in fmap.entries]
     # Rows inserted anywhere rewrite references across the workbook, in cells that stayed too.
     moved = any(p is not None and (p[1] != e.row or p[2] != e.col or p[3] != e.rows) for e, p in places)
+    clean = set() if moved else _unchanged_sheets(package, fmap, places)
     for entry, placed in places:
-        if placed is None:
+        if placed is None or placed[0] in clean:
             continue
         sheet, top, col, rows = placed
         formulas = sheets.get(sheet)
@@ -160,6 +162,47 @@ def _drifts(package: Package, fmap: FormulaMap) -> list[_Drift]:
             out.append(_Drift(True, entry, i, sheet, top + i, col,
                               "=" + entry.formula(i, down, right), typed, typed))
     return out
+
+
+def _unchanged_sheets(package: Package, fmap: FormulaMap,
+                      places: list[tuple[Entry, tuple[str, int, int, int] | None]]) -> set[str]:
+    """The sheets whose every computed cell holds exactly the formula our writer wrote there (the
+    common case), each seen by a forward search for its cells in sheet order instead of a parse
+    of its formulas; any other sheet is read formula by formula. Only for a workbook whose
+    computed cells stand where the template put them."""
+    clean: set[str] = set()
+    for sheet, wanted in _written_cells(fmap.template).items():
+        if sheet not in package.sheets or any(p is not None and p[0] != e.sheet for e, p in places):
+            continue
+        data = package.read_part(package.sheets[sheet])
+        pos = 0
+        for tag, formula, expected in wanted:
+            at = data.find(tag, pos)
+            end = data.find(b">", at) if at >= 0 else -1
+            if end < 0:
+                break
+            if not data.startswith(formula, end + 1):  # written otherwise ($AN$29 for $AN29)?
+                close = data.find(b"</f>", end) if data.startswith(b"<f>", end + 1) else -1
+                if close < 0 or normal(decoded_formula(data[end + 4:close])) != expected:
+                    break
+            pos = end
+        else:
+            clean.add(sheet)
+    return clean
+
+
+@lru_cache(maxsize=None)
+def _written_cells(template: str) -> dict[str, list[tuple[bytes, bytes, str]]]:
+    """Per sheet of ``template``'s map, in sheet order, each computed cell's start
+    (``<c r="D9"``), its formula element as our writer writes it (``<f>…</f>``), and the
+    formula in normal form (for a cell written otherwise)."""
+    cells: dict[str, list[tuple[int, int, bytes, str]]] = {}
+    for entry in formula_map(template).entries:
+        cells.setdefault(entry.sheet, []).extend((entry.row + i, entry.col, entry.written(i), entry.expected(i))
+                                                 for i in range(entry.rows))
+    return {sheet: [(b'<c r="%s%d"' % (column_letters(col).encode(), row + 1), b"<f>%s</f>" % written, expected)
+                    for row, col, written, expected in sorted(found, key=lambda c: (c[0], c[1]))]
+            for sheet, found in cells.items()}
 
 
 def _findings(path: Path, fmap: FormulaMap, drifts: list[_Drift], document: Mapping[str, Any] | None,

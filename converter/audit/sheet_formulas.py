@@ -46,14 +46,14 @@ class CellFormula:
     @property
     def formula(self) -> str:
         if self._formula is None:
-            self._formula = _decoded(self.raw)
+            self._formula = decoded_formula(self.raw)
         return self._formula
 
     @property
     def value(self) -> Any:
         """The cached result: a number, text, bool, or "" when none was saved."""
         raw = self._value
-        return _cached(self._kind, _decoded(raw) if isinstance(raw, bytes) else raw)
+        return _cached(self._kind, decoded_formula(raw) if isinstance(raw, bytes) else raw)
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,8 @@ def _column(letters: bytes) -> int:
     return column_index(letters.decode())
 
 
-def _decoded(raw: bytes | None) -> str:
+def decoded_formula(raw: bytes | None) -> str:
+    """A formula's (or value's) text as the XML escapes it, decoded."""
     if not raw:
         return ""
     text = raw.decode("utf-8", "replace")
@@ -140,7 +141,7 @@ class SheetFormulas:
             if f is None:  # a plain formula: kept as bytes until compared
                 self.cells[at_cell] = CellFormula(None, kind_name, value, text or b"")
             else:
-                self._add(at_cell, kind_name, _attributes(f), _decoded(text), value)
+                self._add(at_cell, kind_name, _attributes(f), decoded_formula(text), value)
         self._finish()
 
     def _scan_counting(self) -> None:

@@ -89,6 +89,8 @@ def unsafe_number_findings(value: Any, at: str = "") -> Iterator[Finding]:
     JSON reader accepts them; no sheet can hold them as written)."""
     import math
 
+    if not _any_unsafe_number(value):  # the common case, without a pointer built for every node
+        return
     stack: list[tuple[str, Any]] = [(at, value)]
     while stack:  # iterative: a document nested thousands deep must not exhaust the stack
         where, node = stack.pop()
@@ -100,6 +102,35 @@ def unsafe_number_findings(value: Any, at: str = "") -> Iterator[Finding]:
             yield Finding("SCHEMA_NUMBER_UNSAFE", where, {"value": str(node)})
         elif isinstance(node, int) and not isinstance(node, bool) and abs(node) > SAFE_INTEGER:
             yield Finding("SCHEMA_NUMBER_UNSAFE", where, {"value": str(node)})
+
+
+def _any_unsafe_number(value: Any) -> bool:
+    """Whether :func:`unsafe_number_findings` would find anything."""
+    import math
+
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is dict or kind is list:
+            stack.extend(node.values() if kind is dict else node)
+        elif kind is float:
+            if not math.isfinite(node):
+                return True
+        elif kind is int:
+            if abs(node) > SAFE_INTEGER:
+                return True
+        elif kind in (str, bool) or node is None:
+            continue
+        elif isinstance(node, Mapping):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, float) and not math.isfinite(node):
+            return True
+        elif isinstance(node, int) and not isinstance(node, bool) and abs(node) > SAFE_INTEGER:
+            return True
+    return False
 
 
 def error_findings(error) -> Iterator[Finding]:

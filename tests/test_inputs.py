@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from converter import check_path
 from converter.cli import EXIT_INPUT, EXIT_OK, main
@@ -105,3 +107,33 @@ def test_a_report_of_ours_left_in_the_folder_is_named_not_checked(tmp_path, caps
     assert entry["kind"] == "report"
     assert [(f["code"], f["severity"]) for f in entry["findings"]] == [("INPUT_OWN_REPORT", "info")]
     assert files["unit.json"]["kind"] == "document"
+
+
+def _unsafe_leaves(value, at: str = "") -> list[str]:
+    """The test's own reading: the pointer of every NaN, infinity or integer beyond 2**53."""
+    import math
+
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _unsafe_leaves(v, f"{at}/{str(k).replace('~', '~0').replace('/', '~1')}")]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _unsafe_leaves(v, f"{at}/{i}")]
+    if isinstance(value, float) and not math.isfinite(value):
+        return [at]
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2 ** 53:
+        return [at]
+    return []
+
+
+_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-(2 ** 60), 2 ** 60), st.floats(allow_nan=True),
+                    st.text(max_size=3))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+                    max_leaves=20))
+def test_unsafe_numbers_are_found_wherever_they_are(value) -> None:
+    """SCHEMA_NUMBER_UNSAFE at every NaN, infinity or integer past 2**53, and nowhere else (the
+    quick look that skips the walk for a document with none must never miss one)."""
+    from converter.schema import unsafe_number_findings
+
+    assert sorted(f.pointer for f in unsafe_number_findings(value)) == sorted(_unsafe_leaves(value))

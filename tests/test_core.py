@@ -73,11 +73,30 @@ def test_pp_name_key_python_and_excel() -> None:
     assert {names.python(s) for s in spellings} == {"知識/戦術"}
     assert {names.excel_value(s) for s in spellings} == {"知識/戦術"}
     # Width and case (issue 16.9): ＡＩ, ａｉ, 〈ai〉 and AI are one skill, in the engine as in the sheet,
-    # which folds width with ASC (ｵﾍﾟﾚｰｼｮﾝ and オペレーション alike too).
+    # which folds width with SUBSTITUTEs (ｵﾍﾟﾚｰｼｮﾝ and オペレーション alike too).
     for group in (["ＡＩ", "ａｉ", "〈ai〉", "AI"], ["ｵﾍﾟﾚｰｼｮﾝ", "オペレーション"]):
         assert len({names.python(s) for s in group}) == 1, group
         assert len({names.excel_value(s) for s in group}) == 1, group
-    assert names.excel("A1").count("UPPER(ASC(A1))") == 1
+
+
+def test_pp_name_key_folds_in_stages_without_asc() -> None:
+    """pp/5's key folds width with SUBSTITUTEs (no ASC, issue 18), over cells each within Excel's
+    64 nested functions, and groups skill names exactly as the engine does: voiced and マ-row
+    half-width katakana, full-width letters, brackets and spaces of either width."""
+    names = pp_tables().names
+    n = names.excel_stages()
+    stages = [names.excel_stage(k, "A1" if k == 0 else f"B{k}") for k in range(n)]
+    assert n > 1 and not any("ASC(" in f for f in stages)
+    assert all(f.count("(") <= 60 for f in stages)
+    assert stages[-1].startswith("UPPER(")
+    spellings = ["ドッグファイト", "ﾄﾞｯｸﾞﾌｧｲﾄ", "〈ドッグ ファイト〉", "トッグファイト", "ﾄｯｸﾞﾌｧｲﾄ",
+                 "マニピュレーター", "ﾏﾆﾋﾟｭﾚｰﾀｰ", "［ﾏﾆﾋﾟｭﾚｰﾀｰ］", "マニヒュレーター", "ECM", "ｅｃｍ", "＜Ｅｃｍ＞",
+                 "ＥＣＭ　", "知識／戦術", "【知識/戦術】", "知識・戦術", "｢知識/戦術｣"]
+    for a in spellings:
+        for b in spellings:
+            assert (names.python(a) == names.python(b)) == (names.excel_value(a) == names.excel_value(b)), (a, b)
+    values = names.excel_stage_values("ﾄﾞｯｸﾞﾌｧｲﾄ")
+    assert len(values) == n and values[-1] == names.excel_value("ドッグファイト") == "ドッグファイト"
 
 
 def test_evaluation_is_complete_until_something_is_skipped() -> None:

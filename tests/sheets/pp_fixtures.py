@@ -50,14 +50,33 @@ def generated_characters() -> list[dict]:
     return found
 
 
+# A group's skills in the sheet's own list (the document's skill_list), and how a player types
+# them into a written sheet: half-width katakana (voiced and semi-voiced pairs, the マ row: what
+# ASC keys got wrong), full-width katakana where the list has half width, full-width lower-case
+# letters. The sheet's key must fold each as the engine does (issue 18).
+TYPED_LIST = [{"name": "ドッグファイト", "attribute": "reflex"}, {"name": "ﾏﾆﾋﾟｭﾚｰﾀｰ", "attribute": "body"},
+              "ECM"]
+TYPED_SKILLS = [{"name": "ﾄﾞｯｸﾞﾌｧｲﾄ", "level": 2}, {"name": "〈マニピュレーター〉", "level": 1},
+                {"name": "ｅｃｍ", "level": 1}]
+
+
+def listed(doc: dict) -> dict:
+    """The document with TYPED_LIST in its own skill list."""
+    d = json.loads(json.dumps(doc))
+    d["skill_list"] = [*d.get("skill_list", []), *TYPED_LIST]
+    return d
+
+
 def edited(doc: dict) -> dict:
-    """The character with 【肉体】 one higher and the first skill one level up (or a skill added)."""
+    """The character with 【肉体】 one higher, the first skill one level up (or a skill added) and
+    TYPED_SKILLS after the others."""
     d = json.loads(json.dumps(doc))
     d["attributes"]["body"] = d["attributes"].get("body", 1) + 1
     if d.get("skills"):
         d["skills"][0]["level"] = d["skills"][0].get("level", 0) + 1
     else:
         d["skills"] = [{"name": "知識／戦術", "level": 2}]
+    d["skills"] += TYPED_SKILLS
     return d
 
 
@@ -143,7 +162,7 @@ class Case:
 def cases() -> list[Case]:
     out = [Case("template", None)]
     out += [Case(p.stem, load(p)) for p in PP_SAMPLES + BROKEN_PP]
-    out += [Case(f"{p.stem}.edited", load(p)) for p in PP_SAMPLES]
+    out += [Case(f"{p.stem}.edited", listed(load(p))) for p in PP_SAMPLES]
     out.append(Case("strict", strict_case(), options=dict(STRICT)))
     out.append(Case("context", context_case(), context={"skills": CONTEXT_SKILLS}))
     out.append(Case("widths", widths_case(), options=dict(STRICT), context={"skills": WIDTH_SKILLS}))
@@ -178,9 +197,13 @@ def type_into(path: Path, values: dict[tuple[str, int], Any]) -> None:
 def edit_inputs(path: Path, doc: dict) -> None:
     """Type the edited values into a written sheet."""
     new = edited(doc)
-    type_into(path, {("pp.attributes.body", 0): new["attributes"]["body"],
-                     ("pp.skills.name", 0): new["skills"][0]["name"],
-                     ("pp.skills.level", 0): new["skills"][0]["level"]})
+    typed = {("pp.attributes.body", 0): new["attributes"]["body"],
+             ("pp.skills.name", 0): new["skills"][0]["name"],
+             ("pp.skills.level", 0): new["skills"][0]["level"]}
+    first = len(new["skills"]) - len(TYPED_SKILLS)
+    for i, skill in enumerate(TYPED_SKILLS, start=first):
+        typed |= {("pp.skills.name", i): skill["name"], ("pp.skills.level", i): skill["level"]}
+    type_into(path, typed)
 
 
 @pytest.fixture(scope="session")
@@ -212,4 +235,5 @@ def pp_workbooks(tmp_path_factory) -> dict[str, Case]:
 
 
 __all__ = ["BROKEN_PP", "CONTEXT_SKILLS", "EVASION_CASES", "EVASION_TYPED_IN", "WIDTH_SKILLS", "Case", "GENERATED_PP", "HELPER_COL", "PP_SAMPLES", "ROOT",
-           "STRICT", "cell_of", "edited", "generated_characters", "load", "pp_workbooks"]
+           "STRICT", "TYPED_LIST", "TYPED_SKILLS", "cell_of", "edited", "generated_characters", "listed", "load",
+           "pp_workbooks"]

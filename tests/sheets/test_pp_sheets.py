@@ -19,8 +19,8 @@ from converter.sheets.layout import load_layout
 
 from ..strategies import pp_character
 from .pp_fixtures import (BROKEN_PP, CONTEXT_SKILLS, EVASION_CASES, EVASION_TYPED_IN, GENERATED_PP,
-                          PP_SAMPLES, ROOT, Case, cell_of, edited, evasion_case, load,
-                          pp_workbooks)  # noqa: F401 (pp_workbooks is a fixture)
+                          PP_SAMPLES, ROOT, TYPED_LIST, TYPED_SKILLS, WIDTH_SKILLS, Case, cell_of,
+                          edited, evasion_case, load, pp_workbooks)  # noqa: F401 (pp_workbooks is a fixture)
 
 LAYOUT = load_layout("pp")
 
@@ -111,7 +111,7 @@ def test_template_names_every_field_and_records_its_identity():
         assert {f"pp.attributes.{aid}.meaning", f"pp.attributes.{aid}.cost"} <= names
     assert {"pp.options.feats", "list.skills", "rules.attribute_meanings"} <= names
     sheet, ref = next(iter(wb.defined_names["mechasheet.template"].destinations))
-    assert wb[sheet][ref.replace("$", "")].value == "pp/4"
+    assert wb[sheet][ref.replace("$", "")].value == "pp/5"
     assert wb.sheetnames[:4] == ["キャラクター", "機体", "GM承認", "ルール"]
     assert all(wb[s].protection.sheet for s in ("キャラクター", "機体"))
 
@@ -240,6 +240,43 @@ def test_skill_name_takes_free_text():
     assert dv.type == "list" and dv.formula1 == "list.skills" and dv.errorStyle == "information"
 
 
+def _spellings(name: str) -> set[str]:
+    """``name`` as a player may type it: in either width, either case, in brackets of either
+    width, spaced; and with its first voiced kana unvoiced (another name)."""
+    from converter.core.names import asc
+
+    half = "".join(asc(ch) if not ch.isascii() else ch for ch in name)
+    full = "".join(chr(ord(ch) + 0xFEE0) if "!" <= ch <= "~" else ch for ch in name)
+    out = {name, half, full, name.lower(), full.lower(), f"〈{name}〉", f"＜{full}＞", f"[{half}]",
+           f"【 {name} 】", f"{name}\u3000"}
+    unvoiced = {"ド": "ト", "ﾄﾞ": "ﾄ", "グ": "ク", "ピ": "ヒ", "ﾋﾟ": "ﾋ"}
+    for a, b in unvoiced.items():
+        out |= {x.replace(a, b, 1) for x in (name, half) if a in x}
+    return out
+
+
+def test_rules_sheet_keys_find_each_spelling_as_the_engine_does():
+    """The sheet's look-up (a typed name folded by the 照合 cells, found among the rules sheet's
+    照合キー) names the skill the engine resolves for every spelling of every listed name (widths,
+    case, brackets, half-width voiced and マ-row katakana), and none where the engine finds none
+    (issue 18: the keys are the fold's values, no ASC)."""
+    from converter.rules.pp.skills import skill_list
+    from converter.rules.pp.tables import tables
+    from converter.sheets.pp.rules_sheet import skill_keys
+
+    names = tables().names
+    skills = skill_list([parse_entry(e, "sheet") for e in [*TYPED_LIST, *WIDTH_SKILLS]])
+    rows = skill_keys(skills)
+    typed = {t for d in skills for n in d.names() for t in _spellings(n)}
+    assert len(typed) > 150
+    for t in sorted(typed):
+        key = names.excel_value(t)
+        found = next((d.label for k, d in rows if k == key), None)
+        engine = skills.resolve(t)
+        assert found == (engine.label if engine else None), t
+    assert all(k == k.upper() for k, _ in rows)
+
+
 def test_group_skill_list_comes_back_as_context(tmp_path: Path):
     """A group's list written into the rules sheet is read back as the engine's context."""
     path = write_sheet(load(PP_SAMPLES[0]), tmp_path / "c.xlsx", context={"skills": CONTEXT_SKILLS})
@@ -274,11 +311,19 @@ def test_libreoffice_recalculation_matches_engine(name: str, pp_workbooks):
 
 @pytest.mark.parametrize("path", PP_SAMPLES, ids=lambda p: p.stem)
 def test_libreoffice_totals_follow_edited_inputs(path: Path, pp_workbooks):
-    """An attribute and a skill level typed into a written sheet: LibreOffice's costs, total and
-    initiative equal the engine's for the edited character."""
+    """An attribute, a skill level and the sheet's listed skills typed in other widths (half-width
+    katakana, full-width letters) into a written sheet: LibreOffice's costs, total and initiative
+    equal the engine's for the edited character, and so does every other formula cell (the typed
+    names resolve to the listed skills as in the engine)."""
     case = pp_workbooks[f"{path.stem}.edited"]
-    new = edited(load(path))
+    new = edited(case.doc)
     pricing = price(new)
+    expected = formula_cells(sheet_bytes(new))
+    got = values_at(case.recalculated, expected)
+    assert {k: (v, got[k]) for k, v in expected.items() if got[k] != v} == {}
+    labels = [expected[cell_of(openpyxl.load_workbook(case.written), "pp.skills.label", i)]
+              for i in range(len(new["skills"]) - len(TYPED_SKILLS), len(new["skills"]))]
+    assert labels == [e if isinstance(e, str) else e["name"] for e in TYPED_LIST]
     wb = openpyxl.load_workbook(case.recalculated, data_only=True)
 
     def value(name, index=0):
@@ -291,7 +336,7 @@ def test_libreoffice_totals_follow_edited_inputs(path: Path, pp_workbooks):
     assert value("pp.attributes.body.cost") == lines["/attributes/body"]
     assert value("pp.skills.cost") == lines["/skills/0/level"]
     assert value("pp.derived.initiative") == pricing.value("/derived/initiative")
-    assert pricing.total != price(load(path)).total
+    assert pricing.total != price(case.doc).total
 
 
 # --- LibreOffice: red cells -----------------------------------------------------------------------

@@ -14,6 +14,7 @@ import pytest
 from openpyxl.utils import get_column_letter
 
 from converter.sheets.layout import col_letter, load_layout
+from converter.sheets.name_keys import stage_columns
 from converter.sheets.page_setup import HEADER_LINES, text_width
 
 from .libreoffice import export_pdf
@@ -119,11 +120,6 @@ def test_helper_columns_hidden_and_nothing_else(system: str) -> None:
               if dim.hidden for c in range(dim.min, dim.max + 1)}
     helpers = {(t.sheet, col_letter(t.col(c.key))) for t in layout.tables for c in t.columns
                if c.helper}
-    keys = layout.raw.get("name_keys", {})  # mailgear's name-key stage cells, right of the tables
-    if keys.get("helper"):
-        from converter.sheets.layout import col_index
-        from converter.sheets.mailgear.formulas import key_stages
-
-        first = col_index(keys["first_col"])
-        helpers |= {(layout.input_sheet, col_letter(first + k)) for k in range(key_stages())}
+    if layout.raw.get("name_keys", {}).get("helper"):  # the name-key stage cells, right of the tables
+        helpers |= {(layout.input_sheet, col_letter(c)) for c in stage_columns(layout)}
     assert hidden == helpers

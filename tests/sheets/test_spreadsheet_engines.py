@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,7 +94,9 @@ def _edited_copies(src: Path) -> list[Workbook]:
     wb.save(typed)
     out.append(Workbook("edited-up", typed, _written(src / "edited-up.expected.xlsx", new)))
 
-    doc = _load(ROOT / "samples" / "pp" / "pilot_with_machine.json")
+    # the sheet's list has skills the edits type in other widths (pp.TYPED_SKILLS: half-width
+    # katakana, full-width letters), which the sheet's name key folds as the engine does
+    doc = pp.listed(_load(ROOT / "samples" / "pp" / "pilot_with_machine.json"))
     typed = src / "edited-pp.xlsx"
     typed.write_bytes(sheet_bytes(doc))
     pp.edit_inputs(typed, doc)
@@ -198,6 +201,53 @@ def formulas_results(engine_workbooks) -> dict[str, dict[str, tuple]]:
 def test_formulas_package_computes_the_engines_values(name: str, formulas_results):
     """The formulas package, evaluating the workbook, gives the engine's value in every computed cell."""
     assert formulas_results[name] == {}
+
+
+# --- the function set (no spreadsheet needed) -----------------------------------------------------
+
+_STRING = re.compile(r'"(?:[^"]|"")*"')
+_CALL = re.compile(r"\b((?:_xlfn\.)?[A-Z][A-Z0-9.]*)\(")
+_FORMULA_XML = re.compile(r"<(f|formula|formula1|formula2|definedName)\b[^>]*>(.*?)</\1>", re.S)
+
+
+def common_functions() -> set[str]:
+    """The functions docs/templates.md lists as the common set (its table's backticked names)."""
+    text = (ROOT / "docs" / "templates.md").read_text(encoding="utf-8")
+    table = text.split("| kind | functions |", 1)[1].split("\n\n", 1)[0]
+    return {name for row in table.splitlines() for name in re.findall(r"`([A-Z][A-Z0-9.]*)", row)}
+
+
+def template_formulas(data: bytes) -> list[str]:
+    """Every formula of a workbook: cells, conditional formats, validations and defined names."""
+    import html
+    import io
+    import zipfile
+
+    out = []
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        for part in z.namelist():
+            if part.endswith(".xml"):
+                out += [html.unescape(m.group(2)) for m in _FORMULA_XML.finditer(z.read(part).decode("utf-8"))]
+    return out
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_templates_call_only_the_common_functions(system: str):
+    """Every function a template's formula calls (and each committed sample's) is in the set all
+    four spreadsheets have (docs/templates.md): no ASC, AGGREGATE, LOOKUP or N (issue 18)."""
+    from converter.sheets import template_bytes
+
+    books = {"template": template_bytes(system)}
+    books |= {p.name: p.read_bytes() for p in sorted((ROOT / "samples" / system).glob("*.xlsx"))}
+    common = common_functions()
+    assert {"SUBSTITUTE", "UPPER", "MATCH"} <= common and not {"ASC", "AGGREGATE", "N"} & common
+    for name, data in books.items():
+        formulas = template_formulas(data)
+        assert formulas, name
+        asc = [f for f in formulas if "ASC(" in f.upper()]
+        assert not asc, f"{name}: {len(asc)} formulas call ASC, the first: {asc[0][:160]}…" if asc else ""
+        calls = {c.removeprefix("_xlfn.") for f in formulas for c in _CALL.findall(_STRING.sub('""', f))}
+        assert calls - common == set(), name
 
 
 def test_generated_pp_characters_use_the_skills_the_samples_lack():

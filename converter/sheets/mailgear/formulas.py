@@ -9,8 +9,11 @@ results of the key cells.
 """
 from __future__ import annotations
 
+from functools import cached_property
+
 from ...rules.mailgear.tables import tables
-from ..layout import Layout, Table, col_index, col_letter, defined_name, parse_a1
+from ..layout import Layout, Table, col_letter, defined_name, parse_a1
+from ..name_keys import NameKeyCells, esc, table_place
 from ..system_sheet import FALSE, TRUE
 
 
@@ -34,11 +37,6 @@ def number_or_zero(expr: str) -> str:
     """Excel: ``expr`` when it is a number, else 0: what ``N()`` means here, which Gnumeric
     computes as #NUM! on an empty cell."""
     return f"IF(ISNUMBER({expr}),{expr},0)"
-
-
-def esc(expr: str) -> str:
-    """Excel: ``expr`` as a MATCH look-up value that means itself (no * ? ~ wildcards)."""
-    return f'SUBSTITUTE(SUBSTITUTE(SUBSTITUTE({expr},"~","~~"),"*","~*"),"?","~?")'
 
 
 def excel_key(value: object) -> str:
@@ -144,35 +142,18 @@ class MailgearFormulas:
     def catalog_row(self) -> str:
         """The catalog row of the gear's model at its rank (letters without ＋)."""
         model, rank = self.field("/gear/model"), self.field("/gear/rank")
-        value = f'{self.name_key("model", 0)}&"|"&SUBSTITUTE({rank},"{self.t.custom_mark}","")'
+        value = f'{self.keys.key("model", 0)}&"|"&SUBSTITUTE({rank},"{self.t.custom_mark}","")'
         return f'=IFERROR(MATCH({esc(value)},catalog.model_stats.key,0),"")'
 
     # --- name keys: a typed name folded in stages, right of the tables ---------------------------
-    def name_key_places(self) -> dict[str, tuple[str, int, int]]:
-        """Where names are folded: place → (the name's column letter, first row, rows) — the
-        skill table's スキル, the equipment's 名称, the gear's 機体名."""
-        out = {}
-        for place, table_id, col in (("skills", "skills", "skill"), ("equipment", "equipment", "name")):
-            t = self.l.table(table_id)
-            out[place] = (col_letter(t.col(col)), t.header_row + 1, t.rows)
+    @cached_property
+    def keys(self) -> NameKeyCells:
+        """Where names are folded (layout ``[name_keys]``): the skill table's スキル, the
+        equipment's 名称, the gear's 機体名."""
         r, c = parse_a1(self.field("/gear/model").replace("$", ""))
-        out["model"] = (col_letter(c), r + 1, 1)
-        return out
-
-    def name_key_cell(self, place: str, i: int, k: int) -> str:
-        """The cell of stage ``k`` of the ``i``-th name of ``place``."""
-        first = col_index(self.l.raw["name_keys"]["first_col"])
-        return f"${col_letter(first + k)}${self.name_key_places()[place][1] + i}"
-
-    def name_key_stage(self, place: str, i: int, k: int) -> str:
-        """Excel: stage ``k`` of the key of the ``i``-th name of ``place``."""
-        col, row, _ = self.name_key_places()[place]
-        ref = f"${col}${row + i}" if k == 0 else self.name_key_cell(place, i, k - 1)
-        return "=" + key_stage(k, ref)
-
-    def name_key(self, place: str, i: int) -> str:
-        """The cell holding the ``i``-th name of ``place`` as compared (its last stage)."""
-        return self.name_key_cell(place, i, key_stages() - 1)
+        return NameKeyCells(self.l, {"skills": table_place(self.l.table("skills"), "skill"),
+                                     "equipment": table_place(self.l.table("equipment"), "name"),
+                                     "model": (col_letter(c), r + 1, 1)})
 
     # --- 性能 ---------------------------------------------------------------------------------
     def stat_catalog(self, sid: str) -> str:
@@ -283,7 +264,7 @@ class MailgearFormulas:
     def skill_canon(self, table: Table, i: int) -> str:
         s = table.cell("skill", i, True)
         return (f'=IF({s}="","",IFERROR(INDEX(rules.skill_names.2,'
-                f'MATCH({esc(self.name_key("skills", i))},rules.skill_names.3,0)),""))')
+                f'MATCH({esc(self.keys.key("skills", i))},rules.skill_names.3,0)),""))')
 
     def skill_max(self, table: Table, i: int) -> str:
         c = table.cell("canon", i, True)
@@ -313,7 +294,7 @@ class MailgearFormulas:
         return f"COUNTA({self._inputs(table, i)})=0"
 
     def item_key(self, table: Table, i: int) -> str:
-        return f'=IF({self._blank(table, i)},"",{self.name_key("equipment", i)})'
+        return f'=IF({self._blank(table, i)},"",{self.keys.key("equipment", i)})'
 
     def item_catalog_row(self, table: Table, i: int) -> str:
         c = self._row(table, i)

@@ -28,7 +28,7 @@ from ...rules.mailgear.tables import tables
 from ..layout import Field, Layout, Table, col_index, col_letter, load_layout, parse_a1
 from ..system_sheet import FALSE, TRUE, SystemSheet
 from .catalog_sheet import CatalogSheet, further_effect, to_rows
-from .formulas import MailgearFormulas, excel_key, key_stage_values, key_stages, number_or_zero
+from .formulas import MailgearFormulas, excel_key, number_or_zero
 from .rules_sheet import mailgear_lists, skill_names, write_rules_sheet
 from .view import (BANDS, EFFECT_COLUMNS, ITEM_EFFECTS, boosts_shown, effect_entries, item_effect_rows,
                    item_entry, shown, skill_entry)
@@ -181,23 +181,7 @@ class MailgearSheet(SystemSheet):
                     ("bonus_col", f.skill_bonus(sid), f"mailgear.derived.skill_bonuses.{sid}")):
                 writer.computed(ws, r, col_index(kb[col]), formula, cached.skill(sid, col), name)
             ws.write(r, col_index(kb["effect_col"]), s.effect)
-        self._name_keys(writer, ws, cached)
-
-    def _name_keys(self, writer, ws, cached: "_Cached") -> None:
-        """Each typed name folded to its key, a stage a cell, right of the tables (layout
-        ``[name_keys]``); the key cells and look-ups read the last stage."""
-        f = self.f
-        spec = self.layout.raw["name_keys"]
-        first = col_index(spec["first_col"])
-        if spec.get("helper"):
-            for k in range(key_stages()):
-                writer.fold(ws, first + k)
-        for place, (_, row, rows) in f.name_key_places().items():
-            for k in range(key_stages()):
-                ws.write(row - 2, first + k, f"照合{k + 1}", writer.fmt["h"])
-                for i in range(rows):
-                    writer.computed(ws, row - 1 + i, first + k, f.name_key_stage(place, i, k),
-                                    key_stage_values(cached.typed_name(place, i))[k])
+        self.f.keys.write(writer, ws, cached.typed_name)  # each typed name folded, right of the tables
 
     def decorate_table(self, writer, ws, table: Table) -> None:
         """Red: an unknown or repeated skill, a level over its maximum or not a whole number from
@@ -454,7 +438,7 @@ class _Cached:
         self.skill_rows = self._skill_rows(self.view.get("skills", []))
 
     def typed_name(self, place: str, i: int) -> Any:
-        """The name the ``i``-th cell of ``place`` holds (formulas.name_key_places), None if blank."""
+        """The name the ``i``-th cell of ``place`` holds (``MailgearFormulas.keys``), None if blank."""
         if place == "model":
             gear = self.view.get("gear")
             return gear.get("model") if isinstance(gear, Mapping) else None

@@ -2,19 +2,23 @@
 
 Every figure comes from the rules sheet by defined name (``rules.attribute.per``,
 ``rules.skill_meanings``, ...), written there from ``tables.toml``; the initiative formulas are
-built from the tables' ``[initiative]`` terms. A LibreOffice recalculation test holds each
-formula to the engine (``rules/pp/engine.py``), including the cases where the engine leaves a
-value out (an attribute it cannot read blanks the initiative, a level it cannot read prices
-nothing).
+built from the tables' ``[initiative]`` terms. LibreOffice, Gnumeric and the formulas package
+hold each formula to the engine (``rules/pp/engine.py``), including the cases where the engine
+leaves a value out (an attribute it cannot read blanks the initiative, a level it cannot read
+prices nothing). A typed skill name is looked up by its key, folded from the tables'
+``[name_key]`` over the 技能 table's 照合 cells (``converter.sheets.name_keys``), as the rules
+sheet's keys are.
 
 A ladder from ``start`` to ``v`` where each new value costs ``per`` × the value is
 ``per × (v(v+1) − start(start+1)) / 2``; going below the start gives the refund (1→0: −1).
 """
 from __future__ import annotations
 
+from functools import cached_property
+
 from ...rules.pp.tables import ATTRIBUTE_IDS, tables
 from ..layout import Layout, Table, col_letter, parse_a1, sheet_prefix
-from .rules_sheet import key_formula
+from ..name_keys import NameKeyCells, esc, table_place
 from ..system_sheet import TRUE
 
 
@@ -89,10 +93,17 @@ class PpFormulas:
     def _level(level: str) -> str:
         return f'IF({level}="",rules.skill.start,{level})'
 
+    @cached_property
+    def keys(self) -> NameKeyCells:
+        """Where the typed skill names are folded to their keys (layout ``[name_keys]``)."""
+        return NameKeyCells(self.l, {"skills": table_place(self.l.table("skills"), "name")})
+
     def skill_label(self, table: Table, i: int) -> str:
+        """The list's name of the skill the row names: its key (the last 照合 cell) on the rules
+        sheet's keys, taken literally (no wildcards)."""
         c = self._row(table, i)
         return (f'=IF({c("name")}="","",IFERROR(INDEX(rules.skill_names.2,'
-                f'MATCH({key_formula(c("name"))},rules.skill_names.1,0)),""))')
+                f'MATCH({esc(self.keys.key("skills", i))},rules.skill_names.1,0)),""))')
 
     def skill_meaning(self, table: Table, i: int) -> str:
         c = self._row(table, i)

@@ -24,13 +24,23 @@ JOIN = "、"
 
 
 def sheet_key(name: str) -> str:
-    """The key the sheet's formula computes from a typed name (mirrors :func:`key_formula`)."""
+    """The key the sheet's 照合 cells fold a typed name to (the tables' ``[name_key]``)."""
     return tables().names.excel_value(name)
 
 
-def key_formula(ref: str) -> str:
-    """Excel: the key of the name in ``ref`` (the tables' ``[name_key]``, as the sheet folds it)."""
-    return tables().names.excel(ref)
+def skill_keys(skills: SkillList) -> list[tuple[str, SkillDef]]:
+    """The rules sheet's 照合キー rows: (key, skill) for every name of every listed skill, the key
+    as the sheet folds a typed name (a value, from the one name-key specification). Each name's
+    key, and its engine key's, so that a name typed in NFKC's own form (1 for a list's ①) is
+    found too; the first row of a key wins, as the engine's list keeps a name's first skill."""
+    rows, seen = [], set()
+    for d in skills:
+        for n in d.names():
+            for k in (sheet_key(n), sheet_key(name_key(n))):
+                if k and k not in seen:
+                    seen.add(k)
+                    rows.append((k, d))
+    return rows
 
 
 @lru_cache(maxsize=1)
@@ -137,14 +147,8 @@ def write_rules_sheet(wb, ws, sheet: str, options: Mapping[str, str], fmt: dict[
              [[d.label, attr_label.get(d.attribute or "", ""), JOIN.join(s.label for s in d.specializations),
                JOIN.join(d.synonyms), SOURCE_LABELS[src]] for src, d in sources.rows()])
     merged = sources.merged
-    key_rows, seen = [], set()
-    for d in merged:
-        for n in d.names():
-            for k in (sheet_key(n), name_key(n)):
-                if k and k not in seen:
-                    seen.add(k)
-                    key_rows.append([k, d.label, attr_label.get(d.attribute or "", "")])
-    rs.block("skill_names", ["照合キー", "技能名", "既定の能力値"], key_rows)
+    rs.block("skill_names", ["照合キー", "技能名", "既定の能力値"],
+             [[k, d.label, attr_label.get(d.attribute or "", "")] for k, d in skill_keys(merged)])
 
     specs: list[str] = []
     for d in merged:

@@ -75,6 +75,7 @@ class PpSheet(SystemSheet):
             _red(writer, ws, row, col_index(ab["value_col"]), row,
                  f'AND(ISNUMBER({v}),OR({v}>rules.attribute.max,{v}<rules.attribute.min,'
                  f'AND({v}<rules.attribute.start,pp.options.attribute_zero="forbid")))')
+        f.keys.write(writer, ws, cached.typed_name)  # each typed skill name folded, right of the table
 
     def decorate_table(self, writer, ws, table: Table) -> None:
         f = PpFormulas(self.layout)
@@ -205,6 +206,12 @@ class _Cached:
         if name.startswith("evasion_sum:"):
             return self._derived(f"/derived/machine/evasion_modifier/{name.split(':')[1]}")
         return values[name]()
+
+    def typed_name(self, place: str, i: int) -> Any:
+        """The name the ``i``-th 技能 row holds (``PpFormulas.keys``), None if blank."""
+        rows = rows_of(self.doc, self.layout.table(place))
+        row = rows[i] if i < len(rows) else None
+        return row.get("name") if isinstance(row, Mapping) else None
 
     def row(self, table: Table, i: int, key: str) -> Any:
         row = rows_of(self.doc, table)[i]

@@ -4,7 +4,8 @@ Each function is a thin wrapper: it reads its cells (``values``, ``grids``) into
 calls the system's engine, and returns what the Evaluation holds at one place; no rule is
 written here. Functions on single items take the item's cells; functions on a whole sheet take
 the sheet's ranges copied from one of our templates (from its cell A1; a template's sheet is
-recognised by its title). Names are upper case with the system's prefix; parameters are
+recognised by its title); mailgear's input-only functions take the pilot sheet's blocks of input
+cells (``SystemSheet.input_parts``), so that a cell of that sheet may call them. Names are upper case with the system's prefix; parameters are
 positional, optional ones with defaults (Excel passes by position in both runtimes). A cell the
 engine cannot price raises a short message (Japanese / English) instead of a wrong number.
 
@@ -414,28 +415,34 @@ def MAILGEAR_SLOTS_USED(equipment: Any, weapons: Any = None, options: Any = None
     return _value_at(_pilot(equipment=equipment, weapons=weapons, options=options)[2], "/derived/slots_used")
 
 
+_SKILL = "スキル（名前か ID） / the skill (name or id)"
+
+
 @func
-@arg("skill", doc="スキル（名前か ID） / the skill (name or id)")
+@arg("skill", doc=_SKILL)
 @_part_args("skills", "equipment", "effects", "options", "option_effects")
 def MAILGEAR_PILOT_SKILL(skill: Any, skills: Any = None, equipment: Any = None, effects: Any = None,
                          options: Any = None, option_effects: Any = None) -> Any:
     """オプション込みのスキルレベル（上限まで） / a skill's effective level, options included, capped."""
-    sid = _enum("mailgear", "skills", skill, "skill")
-    ev = _pilot(skills=skills, equipment=equipment, effects=effects, options=options,
-                option_effects=option_effects)[2]
-    return _value_at(ev, f"/derived/skills/{sid}")
+    return _pilot_skill("skills", skill, skills, equipment, effects, options, option_effects)
 
 
 @func
-@arg("skill", doc="スキル（名前か ID） / the skill (name or id)")
+@arg("skill", doc=_SKILL)
 @_part_args("skills", "equipment", "effects", "options", "option_effects")
 def MAILGEAR_PILOT_SKILL_BONUS(skill: Any, skills: Any = None, equipment: Any = None, effects: Any = None,
                                options: Any = None, option_effects: Any = None) -> Any:
     """スキルの判定ボーナス（＋１〜＋３、レベル４で＋１ｄ） / a skill's roll bonus (+1 to +3, +1d at level 4)."""
+    return _pilot_skill("skill_bonuses", skill, skills, equipment, effects, options, option_effects)
+
+
+def _pilot_skill(group: str, skill: Any, skills: Any, equipment: Any, effects: Any, options: Any,
+                 option_effects: Any) -> Any:
+    """The engine's ``/derived/<group>/<skill>`` from the blocks a skill's level depends on."""
     sid = _enum("mailgear", "skills", skill, "skill")
     ev = _pilot(skills=skills, equipment=equipment, effects=effects, options=options,
                 option_effects=option_effects)[2]
-    return _value_at(ev, f"/derived/skill_bonuses/{sid}")
+    return _value_at(ev, f"/derived/{group}/{sid}")
 
 
 @func

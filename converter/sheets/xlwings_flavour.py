@@ -6,8 +6,8 @@ of a native formula. Each call's arguments are input cells or ranges of input ce
 function whose range held its own cell would be a circular reference), so the whole-sheet
 functions (``UP_TOTAL``, ``PP_TOTAL``, ``MAILGEAR_SKILL_LEVEL`` …) are not used: every total
 stays the native SUM of the cost cells, now the functions' figures, and mailgear's derived
-values call the functions on the pilot sheet's blocks of inputs (``input_parts``). Every other computed cell keeps its
-native formula (docs/excel-plugin.md lists them, and why). The writer asks :meth:`cell` and
+values call the functions on the pilot sheet's blocks of inputs (``input_parts``). Every other
+computed cell keeps its native formula (docs/excel-plugin.md lists them, and why). The writer asks :meth:`cell` and
 :meth:`row` for every computed cell it writes; the native template never constructs this class,
 so its bytes are untouched.
 """
@@ -173,15 +173,17 @@ class XlwingsFormulas:
         for did, d in t.derived.items():
             self._cells[f"mailgear.derived.{did}"] = (
                 lambda label=d.label: f'=MAILGEAR_PILOT_VALUE("{label}",{ranges(*value)})')
-        self._cells["mailgear.derived.slots_used"] = lambda: f'=MAILGEAR_SLOTS_USED({ranges("equipment", "weapons", "options")})'
-        for name, fn, pointer, table in (("mailgear.pilot.level_expected", "MAILGEAR_LEVEL_FOR", "/pilot/experience", "levels"),
-                                         ("mailgear.gear.rank_expected", "MAILGEAR_RANK_FOR", "/pilot/rank_points",
-                                          "gear_ranks")):
+        self._cells["mailgear.derived.slots_used"] = (
+            lambda: f'=MAILGEAR_SLOTS_USED({ranges("equipment", "weapons", "options")})')
+        for name, fn, pointer, table in (
+                ("mailgear.pilot.level_expected", "MAILGEAR_LEVEL_FOR", "/pilot/experience", "levels"),
+                ("mailgear.gear.rank_expected", "MAILGEAR_RANK_FOR", "/pilot/rank_points", "gear_ranks")):
             amount = self._field(pointer)
             self._cells[name] = (lambda fn=fn, amount=amount, table=table:
                                  f'=IF(ISNUMBER({amount}),{fn}({amount},{ranges(table)}),"")')
         weapon_kind = t.kinds["weapon"]
-        for key, what in (("damage", t.derived["damage"].label), *((f"hit_{b}", band.label) for b, band in t.bands.items())):
+        for key, what in (("damage", t.derived["damage"].label),
+                          *((f"hit_{b}", band.label) for b, band in t.bands.items())):
             self._rows[("equipment", key)] = lambda tb, i, what=what: (
                 f'=IF({tb.cell("kind", i, True)}<>"{weapon_kind}","",'
                 f'MAILGEAR_WEAPON_VALUE({pilot["equipment"]},{i + 1},"{what}",{ranges(*weapon)}))')

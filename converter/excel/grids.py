@@ -112,6 +112,39 @@ def read_grids(*grids: Any) -> SheetRead:
     return read_named(sheet, named, version, names.template)
 
 
+CATALOG_NAME = "catalog.name"  # the cell whose presence says a workbook has a catalog sheet
+
+
+def read_parts(system: str, parts: dict[str, Any]) -> tuple[SheetRead, dict[str, Area]]:
+    """The sheet that ranges of its input cells make by themselves (the rest blank), read as the
+    workbook would be, and the names re-anchored onto the ranges. Each range is a part of
+    ``system_sheet(system).input_parts()``: the template's names inside it keep their place
+    relative to the range's first cell, and a column (a table's, a catalog table's) runs down
+    as many rows as the range has. A part not given (None) reads as absent."""
+    names = template_names(system)
+    sheet = system_sheet(system)
+    spec = sheet.input_parts()
+    areas: dict[str, Area] = {}
+    grids: dict[str, list[list[Any]]] = {}
+    for part, value in parts.items():
+        if value is None:
+            continue
+        inside = [(n, names.names[n]) for n in spec[part] if n in names.names]
+        top, left = min(a.top for _, a in inside), min(a.left for _, a in inside)
+        columns = any(a.rows > 1 for _, a in inside)
+        # a table's row of zeros is Lite's empty row; a block of single cells keeps its zeros
+        grids[part] = values.grid(value) if columns else values.grid_cells(value)
+        height = len(grids[part])
+        for n, a in inside:
+            bottom = max(height - 1, a.top - top) if a.rows > 1 else a.bottom - top
+            areas[n] = Area(part, a.top - top, a.left - left, bottom, a.right - left)
+    if any(n.startswith("catalog.") for n in areas):
+        areas[CATALOG_NAME] = Area(CATALOG_NAME, 0, 0, 0, 0)  # blank: a catalog with its tables only
+        grids[CATALOG_NAME] = []
+    named = GridCells(areas, grids, _text_names(system))
+    return read_named(sheet, named, int(names.template.split("/")[1]), names.template), areas
+
+
 def table_rows(system: str, table_id: str, value: Any) -> list[Any]:
     """The rows of table ``table_id`` given as a range of its input columns in the template's
     order (a weapon's row of fields; several rows for a whole table), as document items; blank

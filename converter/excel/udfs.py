@@ -4,7 +4,8 @@ Each function is a thin wrapper: it reads its cells (``values``, ``grids``) into
 calls the system's engine, and returns what the Evaluation holds at one place; no rule is
 written here. Functions on single items take the item's cells; functions on a whole sheet take
 the sheet's ranges copied from one of our templates (from its cell A1; a template's sheet is
-recognised by its title). Names are upper case with the system's prefix; parameters are
+recognised by its title); mailgear's input-only functions take the pilot sheet's blocks of input
+cells (``SystemSheet.input_parts``), so that a cell of that sheet may call them. Names are upper case with the system's prefix; parameters are
 positional, optional ones with defaults (Excel passes by position in both runtimes). A cell the
 engine cannot price raises a short message (Japanese / English) instead of a wrong number.
 
@@ -22,7 +23,9 @@ from . import values
 from .errors import excel_error, finding_error
 from .registration import arg, func
 
-__all__ = ["MAILGEAR_DERIVED", "MAILGEAR_FORTUNE", "MAILGEAR_SKILL_LEVEL", "MAILGEAR_SLOTS", "MAILGEAR_STAT", "PP_ATTRIBUTE_COST",
+__all__ = ["MAILGEAR_DERIVED", "MAILGEAR_FORTUNE", "MAILGEAR_GEAR_STAT", "MAILGEAR_LEVEL_FOR", "MAILGEAR_PILOT_SKILL",
+           "MAILGEAR_PILOT_SKILL_BONUS", "MAILGEAR_PILOT_VALUE", "MAILGEAR_RANK_FOR", "MAILGEAR_SKILL_LEVEL",
+           "MAILGEAR_SLOTS", "MAILGEAR_SLOTS_USED", "MAILGEAR_STAT", "MAILGEAR_WEAPON_VALUE", "PP_ATTRIBUTE_COST",
            "PP_INITIATIVE", "PP_SKILL_COST", "PP_SPECIALIZATION_COST", "PP_TOTAL", "PP_UNIT_INITIATIVE",
            "SHEET_CHECK", "UP_ABILITY_COST", "UP_REMAINING", "UP_STAT_COST", "UP_TOTAL", "UP_WEAPON_COST"]
 
@@ -307,6 +310,203 @@ def MAILGEAR_SLOTS(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: 
         sheet5: Any = None, sheet6: Any = None) -> Any:
     """使用スロット数 / the slots the equipment uses."""
     return _derived(_sheet_evaluation("mailgear", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6), "/derived/slots_used", "slots")
+
+
+# --- mailgear on input cells only: what the xlwings-flavoured template's computed cells call ------------
+
+_PARTS = {  # parameter → (the part of SystemSheet.input_parts it is, its doc)
+    "gear": ("gear", "機体名・ランク・専用機の３セル / the gear's 機体名, ランク and 専用機 cells"),
+    "stats": ("stats", "性能の基本値の列（センサー〜移動） / the typed base stats (センサー to 移動)"),
+    "boosts": ("boosts", "専用機の強化の５セル / the five 専用機 boost cells"),
+    "skills": ("skills", "スキル表の入力列（スキル、レベル） / the skill table's input columns"),
+    "equipment": ("equipment", "装備表の入力列（名称〜メモ） / the equipment table's input columns (名称 to メモ)"),
+    "effects": ("effects", "追加効果表の入力列（装備の行〜効果値） / the further effects' input columns"),
+    "levels": ("catalog.levels", "カタログのレベル表（必要な経験〜メモ） / the catalog's level table"),
+    "gear_ranks": ("catalog.gear_ranks", "カタログの階級によるランク表（階級〜メモ） / the catalog's rank table"),
+    "model_stats": ("catalog.model_stats", "カタログのランク別基本性能（機体名〜移動、任意） / the catalog's "
+                                           "stats per model and rank (optional)"),
+    "weapons": ("catalog.weapons", "カタログの武器一覧（名称〜メモ、任意） / the catalog's weapons (optional)"),
+    "options": ("catalog.options", "カタログのオプション一覧（名称〜メモ、任意） / the catalog's options (optional)"),
+    "option_effects": ("catalog.option_effects", "カタログのオプションの追加効果（名称〜効果値、任意） / the "
+                                                 "catalog's further option effects (optional)"),
+    "rules": ("", _RULES),
+}
+
+
+def _part_args(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """@arg for each input range parameter ``names`` (its doc from _PARTS), declared once."""
+    def apply(fn: Callable[..., Any]) -> Callable[..., Any]:
+        for name in reversed(names):
+            fn = arg(name, ndim=2, doc=_PARTS[name][1])(fn)
+        return fn
+    return apply
+
+
+@lru_cache(maxsize=32)
+def _parts(key: tuple[tuple[str, Any], ...], rules: Any):
+    """The pilot the input ranges make, read and evaluated once for every function that asks."""
+    from .grids import read_parts
+
+    got, areas = read_parts("mailgear", {_PARTS[name][0]: value for name, value in key})
+    return got, areas, _evaluate(got.document, _options("mailgear", rules), got.context)
+
+
+def _pilot(rules: Any = None, **ranges: Any):
+    """(the sheet read, the names on the ranges, the Evaluation) of the given input ranges."""
+    return _parts(tuple(sorted((n, _key(v)) for n, v in ranges.items() if v is not None)), _key(rules))
+
+
+def _value_at(ev: Evaluation, pointer: str) -> Any:
+    """The engine's value at ``pointer``; "" where it gives none (an input it needs is blank or
+    unreadable, as the native cell shows it blank; SHEET_CHECK says why)."""
+    d = ev.derived.get(pointer)
+    return "" if d is None else d.value
+
+
+def _mailgear_id(value: Any, what: str, choices: dict[str, tuple[str, ...]]) -> str:
+    """The id whose id or label (either language) the cell holds."""
+    name = values.text(value)
+    if not name:
+        raise excel_error("excel_missing", what=what)
+    found = next((k for k, names in choices.items() if name in names), None)
+    if found is None:
+        raise excel_error("excel_not_in_list", what=what, value=name,
+                          choices="、".join(names[1] for names in choices.values()))
+    return found
+
+
+def _derived_names() -> dict[str, tuple[str, ...]]:
+    from ..rules.mailgear.tables import tables
+
+    return {k: (k, d.label, d.label_en) for k, d in tables().derived.items()}
+
+
+def _ladder(table: str, amount: Any, what: str, ladder: Any) -> Any:
+    """The catalog's value for ``amount`` on a ladder table (the engine's look-up)."""
+    n = _int(amount, what)
+    if n is None:
+        raise excel_error("excel_missing", what=what)
+    got, _, _ = _pilot(**{table: ladder})
+    cat = got.context.get("catalog")
+    found = cat.ladder_value(table, n) if cat is not None else None
+    return "" if found is None else found
+
+
+@func
+@arg("experience", doc="経験 / the pilot's experience")
+@_part_args("levels")
+def MAILGEAR_LEVEL_FOR(experience: Any, levels: Any = None) -> Any:
+    """経験によるレベル（カタログのレベル表） / the level the catalog's ladder gives for the experience."""
+    return _ladder("levels", experience, "experience", levels)
+
+
+@func
+@arg("rank_points", doc="階級 / the pilot's rank points")
+@_part_args("gear_ranks")
+def MAILGEAR_RANK_FOR(rank_points: Any, gear_ranks: Any = None) -> Any:
+    """階級によるメイルギアのランク（カタログの表） / the gear rank the catalog gives for the rank points."""
+    return _ladder("gear_ranks", rank_points, "rank_points", gear_ranks)
+
+
+@func
+@_part_args("equipment", "weapons", "options")
+def MAILGEAR_SLOTS_USED(equipment: Any, weapons: Any = None, options: Any = None) -> Any:
+    """装備の使用スロット数 / the slots the equipment uses (the catalog's where a row gives none)."""
+    return _value_at(_pilot(equipment=equipment, weapons=weapons, options=options)[2], "/derived/slots_used")
+
+
+_SKILL = "スキル（名前か ID） / the skill (name or id)"
+
+
+@func
+@arg("skill", doc=_SKILL)
+@_part_args("skills", "equipment", "effects", "options", "option_effects")
+def MAILGEAR_PILOT_SKILL(skill: Any, skills: Any = None, equipment: Any = None, effects: Any = None,
+                         options: Any = None, option_effects: Any = None) -> Any:
+    """オプション込みのスキルレベル（上限まで） / a skill's effective level, options included, capped."""
+    return _pilot_skill("skills", skill, skills, equipment, effects, options, option_effects)
+
+
+@func
+@arg("skill", doc=_SKILL)
+@_part_args("skills", "equipment", "effects", "options", "option_effects")
+def MAILGEAR_PILOT_SKILL_BONUS(skill: Any, skills: Any = None, equipment: Any = None, effects: Any = None,
+                               options: Any = None, option_effects: Any = None) -> Any:
+    """スキルの判定ボーナス（＋１〜＋３、レベル４で＋１ｄ） / a skill's roll bonus (+1 to +3, +1d at level 4)."""
+    return _pilot_skill("skill_bonuses", skill, skills, equipment, effects, options, option_effects)
+
+
+def _pilot_skill(group: str, skill: Any, skills: Any, equipment: Any, effects: Any, options: Any,
+                 option_effects: Any) -> Any:
+    """The engine's ``/derived/<group>/<skill>`` from the blocks a skill's level depends on."""
+    sid = _enum("mailgear", "skills", skill, "skill")
+    ev = _pilot(skills=skills, equipment=equipment, effects=effects, options=options,
+                option_effects=option_effects)[2]
+    return _value_at(ev, f"/derived/{group}/{sid}")
+
+
+@func
+@arg("stat", doc="性能（センサー、CR… 名前か ID） / the gear stat (name or id)")
+@_part_args("gear", "stats", "boosts", "equipment", "effects", "model_stats", "options", "option_effects")
+def MAILGEAR_GEAR_STAT(stat: Any, gear: Any = None, stats: Any = None, boosts: Any = None, equipment: Any = None,
+                       effects: Any = None, model_stats: Any = None, options: Any = None,
+                       option_effects: Any = None) -> Any:
+    """性能の最終値（基本値かカタログ＋専用機＋オプション） / a gear stat's final value."""
+    sid = _enum("mailgear", "stats", stat, "stat")
+    ev = _pilot(gear=gear, stats=stats, boosts=boosts, equipment=equipment, effects=effects,
+                model_stats=model_stats, options=options, option_effects=option_effects)[2]
+    return _value_at(ev, f"/derived/stats/{sid}")
+
+
+@func
+@arg("name", doc="派生値（先行判定、耐久、武運… 名前か ID） / the derived value (name or id)")
+@_part_args("gear", "stats", "boosts", "skills", "equipment", "effects", "model_stats", "options",
+            "option_effects", "rules")
+def MAILGEAR_PILOT_VALUE(name: Any, gear: Any = None, stats: Any = None, boosts: Any = None, skills: Any = None,
+                         equipment: Any = None, effects: Any = None, model_stats: Any = None, options: Any = None,
+                         option_effects: Any = None, rules: Any = None) -> Any:
+    """派生値（先行判定、耐久、命中、武運…） / a derived value of pilot and gear (武運 as its roll)."""
+    did = _mailgear_id(name, "name", _derived_names())
+    ev = _pilot(rules, gear=gear, stats=stats, boosts=boosts, skills=skills, equipment=equipment, effects=effects,
+                model_stats=model_stats, options=options, option_effects=option_effects)[2]
+    return _value_at(ev, f"/derived/{did}")
+
+
+@func
+@_part_args("equipment")
+@arg("row", doc="何行目の装備か（既定 1） / which row (default 1)")
+@arg("value", doc="ダメージ、または命中の距離（CR、SR、MR、LR） / ダメージ, or the hit's range band")
+@_part_args("gear", "stats", "boosts", "skills", "effects", "model_stats", "weapons", "options",
+            "option_effects", "rules")
+def MAILGEAR_WEAPON_VALUE(equipment: Any, row: Any = 1, value: Any = "damage", gear: Any = None, stats: Any = None,
+                          boosts: Any = None, skills: Any = None, effects: Any = None, model_stats: Any = None,
+                          weapons: Any = None, options: Any = None, option_effects: Any = None,
+                          rules: Any = None) -> Any:
+    """武器のダメージか距離ごとの命中 / a weapon's damage, or its hit in a range band it has ("" in one it has not)."""
+    from ..rules.mailgear.tables import tables
+
+    t = tables()
+    names = {b.hit: (b.hit, b.label, k, *_derived_names()[b.hit][1:]) for k, b in t.bands.items()}
+    what = _mailgear_id(value, "value", {"damage": _derived_names()["damage"], **names})
+    got, areas, ev = _pilot(rules, equipment=equipment, gear=gear, stats=stats, boosts=boosts, skills=skills,
+                            effects=effects, model_stats=model_stats, weapons=weapons, options=options,
+                            option_effects=option_effects)
+    return _value_at(ev, f"/equipment/{_item_index(got, areas, row)}/derived/{what}")
+
+
+def _item_index(got: Any, areas: dict[str, Any], row: Any) -> int:
+    """The document index of the equipment range's row ``row`` (blank rows above it are no item)."""
+    from ..sheets.system_sheet import system_sheet
+
+    table = system_sheet("mailgear").layout.table("equipment")
+    n = _row(row)
+    area = areas.get(table.column_name(table.columns[0].key))
+    cell = area.a1(n - 1) if area is not None and n <= area.rows else None
+    items = got.document.get("equipment") or []
+    found = next((k for k in range(len(items)) if cell and got.cells.get(f"/equipment/{k}") == cell), None)
+    if found is None:
+        raise excel_error("excel_row_blank", row=n)
+    return found
 
 
 # --- pp ----------------------------------------------------------------------------------------------

@@ -104,6 +104,12 @@ class SystemSheet:
         """What the workbook holds for the engine besides the document (a catalog sheet)."""
         return {}
 
+    def input_parts(self) -> dict[str, tuple[str, ...]]:
+        """The ranges of input cells the Excel functions take in place of a whole sheet (a
+        sheet whose computed cells lie among its inputs): part → the defined names it holds,
+        every one an input cell or an input column. Default: none."""
+        return {}
+
 
 _MODULES = {"up": "converter.sheets.up.sheet", "mailgear": "converter.sheets.mailgear.sheet",
             "pp": "converter.sheets.pp.sheet"}

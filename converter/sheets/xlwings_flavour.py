@@ -4,9 +4,10 @@
 native template; only the cells listed here call a function of ``converter.excel.udfs`` instead
 of a native formula. Each call's arguments are input cells or ranges of input cells only (a
 function whose range held its own cell would be a circular reference), so the whole-sheet
-functions (``UP_TOTAL``, ``PP_TOTAL``, ``MAILGEAR_*``) are not used: every total stays the
-native SUM of the cost cells, now the functions' figures. Every other computed cell keeps its
-native formula (docs/excel-plugin.md lists them, and why). The writer asks :meth:`cell` and
+functions (``UP_TOTAL``, ``PP_TOTAL``, ``MAILGEAR_SKILL_LEVEL`` …) are not used: every total
+stays the native SUM of the cost cells, now the functions' figures, and mailgear's derived
+values call the functions on the pilot sheet's blocks of inputs (``input_parts``). Every other
+computed cell keeps its native formula (docs/excel-plugin.md lists them, and why). The writer asks :meth:`cell` and
 :meth:`row` for every computed cell it writes; the native template never constructs this class,
 so its bytes are untouched.
 """
@@ -31,6 +32,7 @@ class XlwingsFormulas:
         self._cells: dict[str, str | Callable[[], str]] = {}
         self._rows: dict[tuple[str, str], Callable[[Table, int], str]] = {}
         self._rules = ""  # the rules sheet's ルール選択 block, once the writer has named it
+        self._names: dict[str, str] = {}  # the names defined before the input sheet (rules, catalog)
         getattr(self, f"_{self.system}")()
 
     # --- what the writer asks ------------------------------------------------------------------
@@ -41,6 +43,7 @@ class XlwingsFormulas:
         from ..io.xlsx_package import parse_reference
         from ..rules.options import option_declarations
 
+        self._names = dict(names)
         areas = [parse_reference(names[f"{self.system}.options.{o}"]) for o in option_declarations(self.system)
                  if f"{self.system}.options.{o}" in names]
         if areas and all(a is not None for a in areas):
@@ -82,6 +85,26 @@ class XlwingsFormulas:
         return f"{self._inp}${col}${first}:${col}${first + count - 1}"
 
     @staticmethod
+    def _range(sheet: str, top: int, left: int, bottom: int, right: int) -> str:
+        """The absolute reference of a rectangle (0-based, inclusive)."""
+        return f"{sheet_prefix(sheet)}${col_letter(left)}${top + 1}:${col_letter(right)}${bottom + 1}"
+
+    def _fields(self, pointers: list[str]) -> str:
+        """The rectangle of the fields' input cells (one block of the input sheet)."""
+        cells = [parse_a1(f.cell) for f in self.layout.fields if f.pointer in pointers]
+        rows, cols = [r for r, _ in cells], [c for _, c in cells]
+        return self._range(self.layout.input_sheet, min(rows), min(cols), max(rows), max(cols))
+
+    def _named(self, names: tuple[str, ...]) -> str:
+        """The rectangle the workbook's names cover (a catalog table's input columns, as long as
+        the catalog the sheet was written with)."""
+        from ..io.xlsx_package import parse_reference
+
+        areas = [parse_reference(self._names[n]) for n in names]
+        return self._range(areas[0].sheet, min(a.top for a in areas), min(a.left for a in areas),
+                           max(a.bottom for a in areas), max(a.right for a in areas))
+
+    @staticmethod
     def _inputs(table: Table) -> str:
         """Every row of a table's input columns (first to last; the computed ones come after)."""
         inputs = [c for c in table.columns if not c.computed]
@@ -112,6 +135,59 @@ class XlwingsFormulas:
             f'=IF({t.cell("id", i, True)}="","",'
             f'UP_ABILITY_COST({self._inputs(abilities)},{i + 1},{size}{self._with_rules()}))')
 
+    # --- mailgear ---------------------------------------------------------------------------------
+    def _mailgear(self) -> None:
+        """Every value the engine derives calls a function on the input blocks it depends on; the
+        helper cells (look-up keys, catalog rows, a stat's or skill's parts, the roll's dice and
+        fixed part) keep their native formulas."""
+        from ..rules.mailgear.tables import tables
+        from .system_sheet import system_sheet
+
+        t, layout = tables(), self.layout
+        parts = system_sheet(self.system).input_parts()
+        sb, bb = layout.raw["stat_block"], layout.raw["boost_block"]
+        pilot = {"gear": self._fields(["/gear/model", "/gear/rank", "/gear/custom"]),
+                 "stats": self._block_range("stat_block", "value_col", sb["first_row"], len(t.stat_ids)),
+                 "boosts": self._block_range("boost_block", "input_col", bb["first_row"], bb["slots"]),
+                 **{k: self._inputs(layout.table(k)) for k in ("skills", "equipment", "effects")}}
+
+        def ranges(*keys: str) -> str:
+            """The arguments, in order: the pilot's blocks, the catalog's tables (named once the
+            catalog sheet is written), the rules block last."""
+            out = [pilot[k] if k in pilot else self._named(parts[f"catalog.{k}"]) for k in keys if k != "rules"]
+            return ",".join(out) + (self._with_rules() if "rules" in keys else "")
+
+        skill = ("skills", "equipment", "effects", "options", "option_effects")
+        stat = ("gear", "stats", "boosts", "equipment", "effects", "model_stats", "options", "option_effects")
+        value = ("gear", "stats", "boosts", "skills", "equipment", "effects", "model_stats", "options",
+                 "option_effects", "rules")
+        weapon = ("gear", "stats", "boosts", "skills", "effects", "model_stats", "weapons", "options",
+                  "option_effects", "rules")
+        for sid, s in t.skills.items():
+            for name, fn in ((f"mailgear.derived.skills.{sid}", "MAILGEAR_PILOT_SKILL"),
+                             (f"mailgear.derived.skill_bonuses.{sid}", "MAILGEAR_PILOT_SKILL_BONUS")):
+                self._cells[name] = lambda fn=fn, label=s.label: f'={fn}("{label}",{ranges(*skill)})'
+        for sid in t.stat_ids:
+            self._cells[f"mailgear.derived.stats.{sid}"] = (
+                lambda label=t.stat_labels[sid]: f'=MAILGEAR_GEAR_STAT("{label}",{ranges(*stat)})')
+        for did, d in t.derived.items():
+            self._cells[f"mailgear.derived.{did}"] = (
+                lambda label=d.label: f'=MAILGEAR_PILOT_VALUE("{label}",{ranges(*value)})')
+        self._cells["mailgear.derived.slots_used"] = (
+            lambda: f'=MAILGEAR_SLOTS_USED({ranges("equipment", "weapons", "options")})')
+        for name, fn, pointer, table in (
+                ("mailgear.pilot.level_expected", "MAILGEAR_LEVEL_FOR", "/pilot/experience", "levels"),
+                ("mailgear.gear.rank_expected", "MAILGEAR_RANK_FOR", "/pilot/rank_points", "gear_ranks")):
+            amount = self._field(pointer)
+            self._cells[name] = (lambda fn=fn, amount=amount, table=table:
+                                 f'=IF(ISNUMBER({amount}),{fn}({amount},{ranges(table)}),"")')
+        weapon_kind = t.kinds["weapon"]
+        for key, what in (("damage", t.derived["damage"].label),
+                          *((f"hit_{b}", band.label) for b, band in t.bands.items())):
+            self._rows[("equipment", key)] = lambda tb, i, what=what: (
+                f'=IF({tb.cell("kind", i, True)}<>"{weapon_kind}","",'
+                f'MAILGEAR_WEAPON_VALUE({pilot["equipment"]},{i + 1},"{what}",{ranges(*weapon)}))')
+
     # --- pp ---------------------------------------------------------------------------------------
     def _pp(self) -> None:
         from ..rules.pp.tables import ATTRIBUTE_IDS
@@ -139,13 +215,5 @@ class XlwingsFormulas:
 
 
 def xlwings_formulas(layout: Layout) -> XlwingsFormulas:
-    """The flavour for a layout; OutputError for a system with no function a computed cell can
-    call (mailgear: its functions all read the whole pilot sheet, whose every derived cell lies
-    among the inputs they would read)."""
-    if not hasattr(XlwingsFormulas, f"_{layout.system}"):
-        from ..core.errors import OutputError
-        from ..core.texts import texts
-
-        raise OutputError(" / ".join(texts(lang)["excel_flavour_none"].format(system=layout.system)
-                                     for lang in ("ja", "en")))
+    """The flavour for a layout."""
     return XlwingsFormulas(layout)

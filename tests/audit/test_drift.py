@@ -358,16 +358,18 @@ def test_a_workbook_not_ours_has_no_drift(name: str) -> None:
     assert formula_drift(ROOT / "samples" / "legacy" / name) == []
 
 
-@pytest.mark.parametrize("system", ("up", "pp"))
+@pytest.mark.parametrize("system", ("up", "pp", "mailgear"))
 def test_a_flavoured_sheet_is_one_info_finding_not_drift_everywhere(tmp_path: Path, system: str) -> None:
     """Its computed cells call our Excel functions: the audit says so once and compares no formula;
-    the same sheet with native formulas has no finding at all."""
+    the same sheet with native formulas has no finding at all (mailgear's with its catalog sheet)."""
     from converter.sheets import sheet_bytes
+
+    from ..excel.cases import context_for
 
     doc = json.loads(next((ROOT / "samples" / system).glob("*.json")).read_text("utf-8"))
     flavoured, native = tmp_path / "flavoured.xlsx", tmp_path / "native.xlsx"
-    flavoured.write_bytes(sheet_bytes(doc, formulas="xlwings"))
-    native.write_bytes(sheet_bytes(doc))
+    flavoured.write_bytes(sheet_bytes(doc, None, context_for(doc), formulas="xlwings"))
+    native.write_bytes(sheet_bytes(doc, None, context_for(doc)))
     findings = formula_drift(flavoured)
     assert [(f.code, f.level, f.params) for f in findings] == [
         ("AUDIT_TEMPLATE_FLAVOUR", Severity.INFO, {"template": load_layout(system).template, "formulas": "xlwings"})]

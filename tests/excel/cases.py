@@ -38,11 +38,18 @@ def context_for(doc: dict[str, Any]) -> dict[str, Any]:
     return {"catalog": Catalog.from_data(json.loads(CATALOG.read_text("utf-8")))}
 
 
-@lru_cache(maxsize=None)
 def sample_grids(path: Path) -> dict[str, list[list[Any]]]:
     """The sample's filled workbook, written and read back: sheet → value grid."""
+    return _sample_book(path)[0]
+
+
+@lru_cache(maxsize=None)
+def _sample_book(path: Path) -> tuple[dict[str, list[list[Any]]], dict[str, Any]]:
+    """(sheet → value grid, defined name → Area) of the sample's filled workbook (its catalog
+    sheet's tables as long as its catalog needs)."""
     import python_calamine
 
+    from converter.io.xlsx_package import open_package
     from converter.sheets import sheet_bytes
 
     doc = json.loads(path.read_text("utf-8"))
@@ -53,7 +60,25 @@ def sample_grids(path: Path) -> dict[str, list[list[Any]]]:
         grids = {name: book.get_sheet_by_name(name).to_python(skip_empty_area=False)
                  for name in book.sheet_names}
         book.close()
-    return grids
+        package = open_package(xlsx)
+        names = dict(package.names)
+        package.close()
+    return grids, names
+
+
+def part_range(path: Path, part: str) -> list[list[Any]]:
+    """One input part of the sample's workbook (``SystemSheet.input_parts``): the rectangle its
+    names cover, as the range a flavoured cell passes."""
+    from converter.sheets.system_sheet import system_sheet
+
+    grids, names = _sample_book(path)
+    system = json.loads(path.read_text("utf-8"))["system"]
+    areas = [names[n] for n in system_sheet(system).input_parts()[part]]
+    grid = grids[areas[0].sheet]
+    top, bottom = min(a.top for a in areas), max(a.bottom for a in areas)
+    left, right = min(a.left for a in areas), max(a.right for a in areas)
+    rows = [grid[r] if r < len(grid) else [] for r in range(top, bottom + 1)]
+    return [(list(row[left:right + 1]) + [""] * (right - left + 1))[:right - left + 1] for row in rows]
 
 
 def _cell(grids, system: str, name: str, index: int = 0) -> Any:
@@ -148,6 +173,66 @@ def calls_for(path: Path) -> list[Call]:
                 out.append(Call(f"derived {key}", "MAILGEAR_DERIVED", (key, *sheets), ev.value(f"/derived/{key}")))
         out.append(Call("fortune", "MAILGEAR_FORTUNE", tuple(sheets), ev.value("/derived/fortune")))
         out.append(Call("slots", "MAILGEAR_SLOTS", tuple(sheets), ev.value("/derived/slots_used")))
+        out += mailgear_input_calls(path, doc, ev)
+    return out
+
+
+def rules_block(path: Path) -> list[list[Any]]:
+    """The ルール sheet's ルール選択 block (option and value columns) of the sample's workbook."""
+    from converter.rules.options import option_declarations
+
+    grids, names = _sample_book(path)
+    system = json.loads(path.read_text("utf-8"))["system"]
+    areas = [names[f"{system}.options.{o}"] for o in option_declarations(system)]
+    grid = grids[areas[0].sheet]
+    return [list(grid[r][areas[0].left - 1:areas[0].left + 1]) for r in range(min(a.top for a in areas),
+                                                                          max(a.bottom for a in areas) + 1)]
+
+
+def mailgear_input_calls(path: Path, doc: dict[str, Any], ev: Any) -> list[Call]:
+    """The input-only functions (what the xlwings-flavoured sheet calls) on the sample's input
+    ranges: every skill the engine derives and one it does not (""), every stat and derived
+    value, each equipment row's damage and hits ("" where the engine gives none), the slots and
+    both ladders (the catalog's look-up)."""
+    from converter.rules.mailgear.tables import tables
+
+    t = tables()
+    p = {k: part_range(path, k) for k in ("gear", "stats", "boosts", "skills", "equipment", "effects")}
+    cat = {k: part_range(path, f"catalog.{k}") for k in ("levels", "gear_ranks", "model_stats", "weapons", "options",
+                                                          "option_effects")}
+    rules = rules_block(path)
+    skill_parts = (p["skills"], p["equipment"], p["effects"], cat["options"], cat["option_effects"])
+    gear = (p["gear"], p["stats"], p["boosts"])
+    out = []
+    derived = [s for s in t.skills if f"/derived/skills/{s}" in ev.derived]
+    for sid in derived + [next(s for s in t.skills if s not in derived)]:
+        label = t.skills[sid].label
+        out.append(Call(f"input skill {sid}", "MAILGEAR_PILOT_SKILL", (label, *skill_parts),
+                        ev.value(f"/derived/skills/{sid}", "")))
+        out.append(Call(f"input skill bonus {sid}", "MAILGEAR_PILOT_SKILL_BONUS", (sid, *skill_parts),
+                        ev.value(f"/derived/skill_bonuses/{sid}", "")))
+    for sid in t.stat_ids:
+        out.append(Call(f"input stat {sid}", "MAILGEAR_GEAR_STAT",
+                        (t.stat_labels[sid], *gear, p["equipment"], p["effects"], cat["model_stats"], cat["options"],
+                         cat["option_effects"]), ev.value(f"/derived/stats/{sid}", "")))
+    for did, d in t.derived.items():
+        out.append(Call(f"input derived {did}", "MAILGEAR_PILOT_VALUE",
+                        (d.label, *gear, p["skills"], p["equipment"], p["effects"], cat["model_stats"],
+                         cat["options"], cat["option_effects"], rules), ev.value(f"/derived/{did}", "")))
+    for i, _ in enumerate(doc.get("equipment") or []):
+        for what, name in (("damage", "ダメージ"), *((b.hit, b.label) for b in t.bands.values())):
+            out.append(Call(f"input weapon {i} {what}", "MAILGEAR_WEAPON_VALUE",
+                            (p["equipment"], float(i + 1), name, *gear, p["skills"], p["effects"], cat["model_stats"],
+                             cat["weapons"], cat["options"], cat["option_effects"], rules),
+                            ev.value(f"/equipment/{i}/derived/{what}", "")))
+    out.append(Call("input slots", "MAILGEAR_SLOTS_USED", (p["equipment"], cat["weapons"], cat["options"]),
+                    ev.value("/derived/slots_used")))
+    catalog = context_for(doc)["catalog"]
+    pilot = doc.get("pilot") or {}
+    for fn, table, key in (("MAILGEAR_LEVEL_FOR", "levels", "experience"),
+                           ("MAILGEAR_RANK_FOR", "gear_ranks", "rank_points")):
+        want = catalog.ladder_value(table, pilot[key])
+        out.append(Call(f"input {table}", fn, (float(pilot[key]), cat[table]), "" if want is None else want))
     return out
 
 

@@ -4,7 +4,8 @@ Each function of ``converter.excel.udfs`` is registered under its name through a
 that turns what `formulas` passes (``Ranges`` of numpy arrays, its ``empty`` token, numpy
 numbers) into what classic xlwings sends (a scalar for one cell, a list of rows for a range,
 None for a blank, numbers as floats). An exception a function raises becomes ``#VALUE!``, as
-Lite shows it, and is recorded with its message so a test can name it.
+Lite shows it, and is recorded with its message so a test can name it. A loaded workbook
+recalculates again with a function swapped (:class:`Recalculation`): loading takes the time.
 """
 from __future__ import annotations
 
@@ -51,36 +52,54 @@ def _argument(value: Any) -> Any:
     return _plain(value)
 
 
-def _adapter(name: str, function: Callable[..., Any], result: Evaluated) -> Callable[..., Any]:
+def _adapter(name: str, functions: dict[str, Callable[..., Any]], result: Evaluated) -> Callable[..., Any]:
+    """What `formulas` calls for ``name``: ``functions[name]`` at the time of the call (a test may
+    swap one and recalculate the loaded model)."""
     from formulas.functions import Error
 
     def call(*args: Any) -> Any:
         result.calls[name] = result.calls.get(name, 0) + 1
         try:
-            return function(*(_argument(a) for a in args))
+            return functions[name](*(_argument(a) for a in args))
         except Exception as exc:  # the cell shows #VALUE!; the test reads the message
             result.raised.append((name, str(exc)))
             return Error.errors["#VALUE!"]
     return call
 
 
+class Recalculation:
+    """A workbook loaded once by `formulas` with our functions registered; :meth:`run`
+    recalculates it with the functions :attr:`functions` holds then."""
+
+    def __init__(self, path: Path) -> None:
+        import formulas
+
+        from converter.excel import udfs
+
+        self.path = path
+        self.functions: dict[str, Callable[..., Any]] = {n: getattr(udfs, n) for n in udfs.__all__}
+        self._result = Evaluated({})
+        registered = formulas.get_functions()
+        for name in udfs.__all__:
+            registered[name] = _adapter(name, self.functions, self._result)
+        self.model = formulas.ExcelModel().loads(str(path)).finish()
+
+    def run(self) -> Evaluated:
+        result = self._result
+        result.values.clear()
+        result.calls.clear()
+        result.raised.clear()
+        prefix = f"'[{self.path.name}]".upper()
+        for key, value in self.model.calculate().items():
+            text = str(key)
+            if not text.upper().startswith(prefix) or "!" not in text or ":" in text:
+                continue
+            sheet, cell = text[len(prefix):].split("'!")
+            got = value.value[0, 0] if hasattr(value, "value") else value
+            result.values[(sheet, cell.upper())] = _plain(got)
+        return Evaluated(dict(result.values), dict(result.calls), list(result.raised))
+
+
 def evaluate(path: Path) -> Evaluated:
     """Recalculate the workbook at ``path`` with our functions registered."""
-    import formulas
-
-    from converter.excel import udfs
-
-    result = Evaluated({})
-    functions = formulas.get_functions()
-    for name in udfs.__all__:
-        functions[name] = _adapter(name, getattr(udfs, name), result)
-    model = formulas.ExcelModel().loads(str(path)).finish()
-    prefix = f"'[{path.name}]".upper()
-    for key, value in model.calculate().items():
-        text = str(key)
-        if not text.upper().startswith(prefix) or "!" not in text or ":" in text:
-            continue
-        sheet, cell = text[len(prefix):].split("'!")
-        got = value.value[0, 0] if hasattr(value, "value") else value
-        result.values[(sheet, cell.upper())] = _plain(got)
-    return result
+    return Recalculation(path).run()

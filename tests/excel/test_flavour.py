@@ -4,7 +4,9 @@ Every sample of `up` and `pp` (and each empty template) is written twice: native
 ``formulas="xlwings"``. The `formulas` package (a test-only extra) recalculates the flavoured
 workbook with our functions registered (``formula_evaluator.py``); every computed cell must
 equal the native sheet's cached value, which is the engine's, and the totals the engine's
-total. mailgear has no flavour (docs/excel-plugin.md), and says so.
+total. A mailgear workbook takes `formulas` about 30 s to load, so its empty template and two
+samples (MAILGEAR_EVALUATED) are recalculated, two at a time in worker processes; the
+functions' values on every sample are the golden cases' (test_udfs.py, test_pyodide.py).
 """
 from __future__ import annotations
 
@@ -18,17 +20,18 @@ from converter.sheets import sheet_bytes, template_bytes
 from converter.sheets.layout import load_layout
 from converter.sheets.xlwings_flavour import FLAVOUR_PROPERTY, xlwings_formulas
 
-from .cases import SAMPLES
+from .cases import ROOT, SAMPLES, context_for
 
 pytest.importorskip("formulas", reason="the formulas package (test extra) evaluates the workbooks")
 
-FLAVOURED = ("up", "pp")
+FLAVOURED = ("up", "pp", "mailgear")
+EVALUATED = ("up", "pp")  # each sample recalculated; mailgear's in MAILGEAR_EVALUATED
 # `formulas` 1.3.4 has no AGGREGATE: it answers #NAME? inside the native IFERROR, so pp's native
 # initiative cells (〈知識／戦術〉's level) read 0 there. Those cells are left out of the comparison
 # by their text (never a flavoured cell; LibreOffice checks them in tests/sheets); once the native
 # formulas lose AGGREGATE (issue 18), nothing is left out.
 UNEVALUATED = "AGGREGATE("
-CASES = [p for p in SAMPLES if json.loads(p.read_text("utf-8"))["system"] in FLAVOURED]
+CASES = [p for p in SAMPLES if json.loads(p.read_text("utf-8"))["system"] in EVALUATED]
 
 
 def _formula_cells(xlsx: Path) -> dict[tuple[str, str], str]:
@@ -58,13 +61,14 @@ def _same(a: Any, b: Any) -> bool:
 
 def _both(tmp_path: Path, system: str, doc: dict[str, Any] | None,
           options: dict[str, str] | None = None) -> tuple[Path, Path]:
+    """The native and the flavoured workbook (a mailgear sample with the example catalog)."""
     native, flavoured = tmp_path / "native.xlsx", tmp_path / "flavoured.xlsx"
     if doc is None:
         native.write_bytes(template_bytes(system))
         flavoured.write_bytes(template_bytes(system, formulas="xlwings"))
     else:
-        native.write_bytes(sheet_bytes(doc, options))
-        flavoured.write_bytes(sheet_bytes(doc, options, formulas="xlwings"))
+        native.write_bytes(sheet_bytes(doc, options, context_for(doc)))
+        flavoured.write_bytes(sheet_bytes(doc, options, context_for(doc), formulas="xlwings"))
     return native, flavoured
 
 
@@ -73,21 +77,28 @@ def _recalculated_equals_native(tmp_path: Path, system: str, doc: dict[str, Any]
     from .formula_evaluator import evaluate
 
     native, flavoured = _both(tmp_path, system, doc, options)
+    formulas = _formula_cells(flavoured)
+    got = evaluate(flavoured)
+    differ = _differences(native, flavoured, got)
+    assert differ == {}, got.raised[:5]
+    return formulas, got
+
+
+def _differences(native: Path, flavoured: Path, got) -> dict[str, tuple[Any, Any, str]]:
+    """Each computed cell of the recalculated flavoured workbook whose value is not the native
+    sheet's cached one (the engine's): cell → (native, recalculated, formula)."""
     formulas, cached = _formula_cells(flavoured), _cached(native)
     assert set(formulas) == set(_formula_cells(native)), "the flavour moved or dropped a computed cell"
     # `formulas` evaluates both branches of an IF (Excel only the one it takes), so a function
     # raises on the blank rows its guard skips: a raise that reached a cell shows as #VALUE!
     # there, which no native value equals.
-    got = evaluate(flavoured)
     missing = [k for k in formulas if k not in got.values]
     assert missing == []
-    native = _formula_cells(native)
+    native_formulas = _formula_cells(native)
     left_out = {k for k, f in formulas.items() if UNEVALUATED in f}
-    assert all(formulas[k] == native[k] for k in left_out), "a flavoured cell left out"
-    differ = {f"{s}!{c}": (cached[(s, c)], got.values[(s, c)], formulas[(s, c)][:120])
-              for (s, c) in formulas if (s, c) not in left_out and not _same(cached[(s, c)], got.values[(s, c)])}
-    assert differ == {}, got.raised[:5]
-    return formulas, got
+    assert all(formulas[k] == native_formulas[k] for k in left_out), "a flavoured cell left out"
+    return {f"{s}!{c}": (cached[(s, c)], got.values[(s, c)], formulas[(s, c)][:120])
+            for (s, c) in formulas if (s, c) not in left_out and not _same(cached[(s, c)], got.values[(s, c)])}
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -109,7 +120,7 @@ def test_every_computed_cell_of_a_flavoured_sample_equals_the_engine(tmp_path: P
     assert called <= {n for f in formulas.values() for n in _functions(system) if n + "(" in f}
 
 
-@pytest.mark.parametrize("system", FLAVOURED)
+@pytest.mark.parametrize("system", EVALUATED)
 def test_an_empty_flavoured_template_recalculates_as_the_native_one(tmp_path: Path, system: str) -> None:
     """No input: the guards (blank row, blank size) keep every cell as the native template's."""
     _recalculated_equals_native(tmp_path, system, None)
@@ -167,18 +178,10 @@ def test_the_flavour_is_marked_and_the_native_template_is_not(tmp_path: Path, sy
             package.close()
 
 
-def test_mailgear_has_no_flavour_and_says_why() -> None:
-    """Its functions read the whole pilot sheet: the writer refuses rather than write a
-    circular or unflavoured sheet under the flavour's name."""
-    from converter.core.errors import OutputError
-
-    with pytest.raises(OutputError, match="循環参照.*circular"):
-        template_bytes("mailgear", formulas="xlwings")
-
-
-def test_the_cli_writes_the_flavour_on_request_and_the_native_sheet_by_default(tmp_path: Path, capsys) -> None:
-    """`template --formulas xlwings` and `write --formulas xlwings` give the flavour's bytes;
-    without the option, the native ones; mailgear's refusal is exit code 2 with its reason."""
+def test_the_cli_writes_the_flavour_on_request_and_the_native_sheet_by_default(tmp_path: Path) -> None:
+    """`template --formulas xlwings` and `write --formulas xlwings` give the flavour's bytes
+    (mailgear's too, its sample written with the example catalog); without the option, the
+    native ones."""
     from converter.cli import main
 
     doc = CASES[0]
@@ -188,8 +191,14 @@ def test_the_cli_writes_the_flavour_on_request_and_the_native_sheet_by_default(t
     assert (tmp_path / "n.xlsx").read_bytes() == template_bytes("up")
     assert main(["write", str(doc), "--formulas", "xlwings", "-o", str(tmp_path / "w.xlsx")]) == 0
     assert (tmp_path / "w.xlsx").read_bytes() == sheet_bytes(json.loads(doc.read_text("utf-8")), formulas="xlwings")
-    assert main(["template", "mailgear", "--formulas", "xlwings", "-o", str(tmp_path / "m.xlsx")]) == 2
-    assert "循環参照" in capsys.readouterr().err and not (tmp_path / "m.xlsx").exists()
+    assert main(["template", "mailgear", "--formulas", "xlwings", "-o", str(tmp_path / "m.xlsx")]) == 0
+    assert (tmp_path / "m.xlsx").read_bytes() == template_bytes("mailgear", formulas="xlwings")
+    pilot = ROOT / "samples" / "mailgear" / "veteran-custom.json"
+    catalog = ROOT / "samples" / "mailgear" / ".catalog" / "catalog-example.json"
+    assert main(["write", str(pilot), "--catalog", str(catalog), "--formulas", "xlwings",
+                 "-o", str(tmp_path / "p.xlsx")]) == 0
+    doc = json.loads(pilot.read_text("utf-8"))
+    assert (tmp_path / "p.xlsx").read_bytes() == sheet_bytes(doc, None, context_for(doc), formulas="xlwings")
 
 
 def test_flavoured_costs_follow_the_sheets_rules_readings(tmp_path: Path) -> None:
@@ -209,3 +218,109 @@ def test_flavoured_costs_follow_the_sheets_rules_readings(tmp_path: Path) -> Non
     comp = next(c for c in layout.computed if c["name"] == "up.totals.computed")
     assert _same(got.values[((comp.get("sheet") or layout.input_sheet).upper(), comp["cell"])],
                  engine(doc, readings).total)
+
+
+# --- mailgear: its template and two samples, recalculated two at a time ------------------------------
+
+MAILGEAR_EVALUATED = ("template", "veteran-custom", "veteran-fortune")
+WRONG = "veteran-fortune"  # recalculated again with MAILGEAR_GEAR_STAT answering a wrong figure
+
+
+def _mailgear_case(name: str) -> dict[str, Any]:
+    """In a worker: the flavoured workbook recalculated, the cells that differ from the native
+    one's, the functions called; for WRONG, also the cells that differ once MAILGEAR_GEAR_STAT
+    answers 1 more than the engine (the same loaded model, recalculated)."""
+    import tempfile
+
+    from .formula_evaluator import Recalculation
+
+    doc = None if name == "template" else json.loads((ROOT / "samples" / "mailgear" / f"{name}.json").read_text("utf-8"))
+    with tempfile.TemporaryDirectory(prefix="mgflavour-") as tmp:
+        native, flavoured = _both(Path(tmp), "mailgear", doc)
+        recalculation = Recalculation(flavoured)
+        got = recalculation.run()
+        out = {"differ": _differences(native, flavoured, got), "calls": got.calls, "raised": got.raised[:5],
+               "formulas": _formula_cells(flavoured)}
+        if name == WRONG:
+            right = recalculation.functions["MAILGEAR_GEAR_STAT"]
+            recalculation.functions["MAILGEAR_GEAR_STAT"] = lambda *args: right(*args) + 1
+            out["wrong"] = _differences(native, flavoured, recalculation.run())
+    return out
+
+
+@pytest.fixture(scope="module")
+def mailgear_recalculated() -> dict[str, dict[str, Any]]:
+    """Each of MAILGEAR_EVALUATED recalculated by `formulas` (about 30 s to load each), two at a
+    time in forked workers."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork")) as pool:
+        return dict(zip(MAILGEAR_EVALUATED, pool.map(_mailgear_case, MAILGEAR_EVALUATED)))
+
+
+@pytest.mark.parametrize("name", MAILGEAR_EVALUATED)
+def test_every_computed_cell_of_the_flavoured_mailgear_sheet_equals_the_engine(name: str, mailgear_recalculated) -> None:
+    """Recalculated with our functions, each computed cell of the flavoured pilot sheet (the
+    empty template, a 専用機 with boosts and a +1d skill, options raising skills and a stat, a
+    third copy, 武運 3d6) equals the native sheet's value, the engine's; every input-only
+    function is called, and no whole-sheet one."""
+    got = mailgear_recalculated[name]
+    assert got["differ"] == {}, got["raised"]
+    flavoured = {n for n in _functions("mailgear") if any(n + "(" in f for f in got["formulas"].values())}
+    assert set(got["calls"]) == flavoured == INPUT_ONLY
+
+
+def test_a_wrong_function_value_shows_in_the_recalculated_mailgear_sheet(mailgear_recalculated) -> None:
+    """The comparison is not vacuous: with MAILGEAR_GEAR_STAT one off, every 性能 最終値 cell
+    differs from the engine's (and the derived values computed from them)."""
+    from converter.rules.mailgear.tables import tables
+    from converter.sheets.system_sheet import system_sheet
+
+    layout = system_sheet("mailgear").layout
+    sb = layout.raw["stat_block"]
+    finals = {f"{layout.input_sheet}!{sb['final_col']}{sb['first_row'] + k}" for k in range(len(tables().stat_ids))}
+    wrong = mailgear_recalculated[WRONG]["wrong"]
+    assert finals <= set(wrong)
+    assert len(wrong) > len(finals)  # the dice and fixed parts built on them follow
+
+
+INPUT_ONLY = {"MAILGEAR_GEAR_STAT", "MAILGEAR_LEVEL_FOR", "MAILGEAR_PILOT_SKILL", "MAILGEAR_PILOT_SKILL_BONUS",
+              "MAILGEAR_PILOT_VALUE", "MAILGEAR_RANK_FOR", "MAILGEAR_SLOTS_USED", "MAILGEAR_WEAPON_VALUE"}
+
+
+@pytest.mark.parametrize("sample", (None, "veteran-fortune"))
+def test_each_mailgear_range_argument_is_an_input_part_of_the_workbook(tmp_path: Path, sample: str | None) -> None:
+    """Every range a flavoured mailgear cell passes is exactly one part of ``input_parts`` in the
+    written workbook (the rectangle its defined names cover, the catalog's tables as long as the
+    catalog written): what the functions read it as."""
+    import re
+
+    from converter.io.xlsx_package import open_package, parse_reference
+    from converter.sheets.system_sheet import system_sheet
+
+    doc = None if sample is None else json.loads((ROOT / "samples" / "mailgear" / f"{sample}.json").read_text("utf-8"))
+    _, flavoured = _both(tmp_path, "mailgear", doc)
+    package = open_package(flavoured)
+    try:
+        names = dict(package.names)
+    finally:
+        package.close()
+    parts = {}
+    for part, inside in system_sheet("mailgear").input_parts().items():
+        areas = [names[n] for n in inside]
+        parts[(areas[0].sheet, min(a.top for a in areas), min(a.left for a in areas),
+               max(a.bottom for a in areas), max(a.right for a in areas))] = part
+    rules = [names[n] for n in names if n.startswith("mailgear.options.")]
+    given = set()
+    for formula in _formula_cells(flavoured).values():
+        for fn in INPUT_ONLY & {n for n in INPUT_ONLY if n + "(" in formula}:
+            for ref in re.findall(r"'[^']+'!\$[A-Z]+\$\d+:\$[A-Z]+\$\d+", formula.split(fn + "(", 1)[1]):
+                a = parse_reference(ref)
+                key = (a.sheet, a.top, a.left, a.bottom, a.right)
+                if a.sheet == "ルール":
+                    assert (a.top, a.bottom) == (min(r.top for r in rules), max(r.bottom for r in rules)), ref
+                    continue
+                assert key in parts, ref
+                given.add(parts[key])
+    assert given == set(parts.values()) - {"catalog.unit_levels", "catalog.models"}

@@ -399,8 +399,9 @@ class CatalogSheet:
         area = named.destination("catalog.name")
         if area is None:
             return None
-        key = (tuple(map(tuple, named.grid(area.sheet))),
-               tuple(sorted((n, a) for n, a in named.names.items() if n.startswith("catalog."))))
+        names = tuple(sorted((n, a) for n, a in named.names.items() if n.startswith("catalog.")))
+        # every sheet its names point into (the catalog sheet; the ranges an Excel function was given)
+        key = (tuple(tuple(map(tuple, named.grid(s))) for s in sorted({a.sheet for _, a in names})), names)
         source = f"{named.path}#{self.sheet}"
         if key in _READ:
             cat = _READ[key]

@@ -25,7 +25,7 @@ from ...core.pointers import get, parse
 from ...rules.mailgear.catalog import Catalog, as_catalog
 from ...rules.mailgear.engine import price_pilot
 from ...rules.mailgear.tables import tables
-from ..layout import Field, Layout, Table, col_index, col_letter, load_layout, parse_a1
+from ..layout import Field, Layout, Table, col_index, col_letter, defined_name, load_layout, parse_a1
 from ..system_sheet import FALSE, TRUE, SystemSheet
 from .catalog_sheet import CatalogSheet, further_effect, to_rows
 from .formulas import MailgearFormulas, excel_key, number_or_zero
@@ -407,6 +407,21 @@ class MailgearSheet(SystemSheet):
         """The catalog sheet, when it holds a catalog; its findings name its cells."""
         cat = self.catalog_sheet.read(rd)
         return {"catalog": cat} if cat is not None else {}
+
+    def input_parts(self) -> dict[str, tuple[str, ...]]:
+        """The pilot sheet's blocks of inputs (the gear's 機体名, ランク and 専用機; the typed base
+        stats; the 専用機 boosts; the input columns of スキル, 装備 and 追加効果) and each catalog
+        table's input columns (``catalog.<table>``): what the input-only functions read."""
+        t, layout = tables(), self.layout
+        out = {"gear": tuple(defined_name(p, self.system) for p in ("/gear/model", "/gear/rank", "/gear/custom")),
+               "stats": tuple(defined_name(f"/gear/stats/{sid}", self.system) for sid in t.stat_ids),
+               "boosts": tuple(f"mailgear.gear.boosts.{k}" for k in range(layout.raw["boost_block"]["slots"]))}
+        for table in ("skills", "equipment", "effects"):
+            tb = layout.table(table)
+            out[table] = tuple(tb.column_name(c.key) for c in tb.columns if not c.computed)
+        for ct in self.catalog_sheet.tables:
+            out[f"catalog.{ct.id}"] = tuple(f"catalog.{ct.id}.{c.key}" for c in ct.columns if not c.computed)
+        return out
 
 
 # --- the engine's value of every computed cell -------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from .check import CheckReport, FileReport, check_source
 from .check.checker import run_set_checks
+from .check.set_store import SetStore
 from .core.findings import Finding
 from .core.source import UNREADABLE, Origin
 from .io import expand_paths, read_source
@@ -73,17 +74,18 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
     emitted = 0
     catalogs: dict[str, Any] = {}
     shared_options: dict[str, Any] = {}
+    kept = SetStore() if streamed else None  # a set's whole documents, on disk until the end
 
     def done(index: int, report: FileReport) -> None:
         nonlocal emitted
-        _resolve_catalog(report, catalogs)  # as it arrives: each worker sends a catalog once
         reports[index] = report
         while emitted < len(files) and reports[emitted] is not None:
             _share_catalogs(reports[emitted], catalogs)
             if on_report is not None:
                 on_report(reports[emitted])
-            if streamed:
+            if kept is not None:
                 share_readings(reports[emitted].printed(), shared_options)
+                kept.keep(reports[emitted])
             emitted += 1
 
     # Standard input belongs to this process (a worker's is closed); one JSON file is not worth a
@@ -105,7 +107,12 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
         for i in in_process:
             local(i)
     report = CheckReport([r for r in reports if r is not None], options=options)
+    if kept is not None:
+        kept.run_set_checks(report)
     run_set_checks(report)
+    if kept is not None:  # in input order, as one pass over every file gives them
+        order = {fr.path: i for i, fr in enumerate(report.files)}
+        report.set_findings.sort(key=lambda item: order.get(item[0], len(order)))
     return report
 
 
@@ -134,18 +141,12 @@ _SENT_CATALOGS: set[str] = set()
 @dataclass(frozen=True)
 class SentCatalog:
     """A catalog crossing the pipe: with the catalog the first time a worker sends it, by its key
-    after (the parent has it: one pipe delivers in order)."""
+    after (the parent has it by then: a worker's files go in input order)."""
 
     key: str
     catalog: Any | None
 
 
-def _resolve_catalog(report: FileReport, seen: dict[str, Any]) -> None:
-    sent = report.context.get("catalog")
-    if isinstance(sent, SentCatalog):
-        if sent.catalog is not None:
-            seen.setdefault(sent.key, sent.catalog)
-        report.context["catalog"] = seen[sent.key]
 
 
 def _guarded(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
@@ -174,9 +175,14 @@ def share_readings(report: FileReport, seen: dict[str, Any]) -> None:
 
 
 def _share_catalogs(report: FileReport, seen: dict[str, Any]) -> None:
-    """Workbooks carrying the same catalog sheet share one Catalog object, not a copy each."""
+    """Workbooks carrying the same catalog sheet share one Catalog object, not a copy each: the
+    first in input order (as reports are handed on), so that one job or several name the same.
+    A worker's catalog sent by key was sent whole with an earlier file of that worker."""
     catalog = report.context.get("catalog")
-    if catalog is not None and not any(catalog is c for c in seen.values()):  # not one a worker sent
+    if isinstance(catalog, SentCatalog):
+        report.context["catalog"] = (seen[catalog.key] if catalog.catalog is None
+                                     else seen.setdefault(catalog.key, catalog.catalog))
+    elif catalog is not None:
         report.context["catalog"] = seen.setdefault(_catalog_key(catalog), catalog)
 
 

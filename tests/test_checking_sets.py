@@ -68,3 +68,33 @@ def test_partial_transformation_places_counted_across_files_and_jobs(tmp_path: P
                        for f in fr.findings if f.code == "UP_TRANSFORM_PLACES_MISMATCH")
         assert found == [("rider.xlsx", "/transformation/changed_places", 3),
                          ("zeta.json", "/transformation/changed_places", 3)], jobs
+
+
+def test_a_streamed_run_keeps_set_members_on_disk_and_finds_the_same(tmp_path: Path):
+    """Streamed (text, JSON Lines), a transformation form is kept in a temporary file, not in
+    memory, until the set checks run one set at a time; the set findings are those of a whole
+    run, in input order, with two sets, copies of one form, and both kinds of mismatch."""
+    from converter.runner import check_files
+    from converter.sheets import write_sheet
+    from tests.up.test_partial_transformation import BASE, RIDER, form
+
+    _forms_with_one_listed_wrong(tmp_path)
+    shutil.copy(tmp_path / "l-transform-wing.json", tmp_path / "l-transform-wing-copy.json")
+    (tmp_path / "zeta.json").write_text(json.dumps(form("ゼータ", "ウェイブライダー", 2, **BASE), ensure_ascii=False),
+                                        encoding="utf-8")
+    write_sheet(form("ウェイブライダー", "ゼータ", 2, **RIDER), tmp_path / "rider.xlsx")
+    whole = check_files([tmp_path])
+    held: list[bool] = []
+    streamed = check_files([tmp_path], on_report=lambda fr: held.append(fr.document is not None), streamed=True)
+    assert held and all(held)  # each had its document when printed
+    assert all(fr.document is None for fr in streamed.files if fr.system == "up")  # none kept after
+    codes = {"UP_TRANSFORM_SET_MISMATCH", "UP_TRANSFORM_PLACES_MISMATCH"}
+
+    def found(report) -> list[tuple[str, str, str]]:
+        return [(Path(fr.path).name, f.code, f.pointer) for fr in report.files for f in fr.findings if f.code in codes]
+
+    assert found(streamed) == found(whole)
+    assert {name for name, code, _ in found(whole)} == {"l-transform-wing.json", "l-transform-wing-copy.json",
+                                                         "rider.xlsx", "zeta.json"}
+    names = [Path(p).name for p, _ in streamed.set_findings]
+    assert names == sorted(names, key=[Path(fr.path).name for fr in streamed.files].index)

@@ -155,19 +155,21 @@ def check_sources(sources: Iterable[Source], options: Mapping[str, str] | None =
     return report
 
 
-def run_set_checks(report: CheckReport) -> None:
-    """Each system's declared set checks over its documents checked together; findings go to
-    the member they concern (at its cell), summaries to ``report.sets``."""
+def run_set_checks(report: CheckReport, files: list[FileReport] | None = None) -> None:
+    """Each system's declared set checks over its documents checked together (``files``, else
+    every file of the report); findings go to the member they concern (at its cell), summaries
+    to ``report.sets``. A system whose set checks compare documents only within a partition
+    (``set_partition``: up's transformation groups) may be given one partition at a time."""
     by_system: dict[str, list[FileReport]] = {}
-    for fr in report.files:
+    for fr in report.files if files is None else files:
         if fr.kind == DOCUMENT and fr.system in system_ids() and fr.evaluation is not None:
             by_system.setdefault(fr.system, []).append(fr)
-    for system, files in by_system.items():
-        members = [Member(fr.document or {}, fr.evaluation, fr.context) for fr in files]
+    for system, members_of in by_system.items():
+        members = [Member(fr.document or {}, fr.evaluation, fr.context) for fr in members_of]
         for set_check in get_system(system).set_checks:
             outcome = set_check(members)
             for index, finding in outcome.findings:
-                fr = files[index]
+                fr = members_of[index]
                 placed = _placed([finding], fr.cells)
                 fr.findings = ordered(fr.findings + placed)
                 report.set_findings.extend((fr.path, f) for f in placed)

@@ -30,6 +30,9 @@ class System:
     set_fields: tuple[str, ...] = ()  # the top-level document fields its set checks read
     # Fields read only of some documents: (a field the document has, the fields it then needs).
     set_fields_if: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # The key its set checks partition documents by (documents compared only within one key;
+    # None for a document no set check reads beyond its name); None when they read them all.
+    set_partition: Callable[[Mapping[str, Any]], str | None] | None = None
 
     def fields_for(self, doc: Mapping[str, Any] | None) -> tuple[str, ...]:
         """The fields of ``doc`` the set checks read: a transforming unit is compared whole with
@@ -77,7 +80,7 @@ def _system(system_id: str) -> System:
     mod = importlib.import_module(_MODULES[system_id])
     return System(system_id, mod.LABEL, mod.FORMAT, mod.evaluate, mod.build_schema,
                   tuple(mod.CONTEXT), tuple(mod.SET_CHECKS), tuple(mod.SET_FIELDS),
-                  tuple(getattr(mod, "SET_FIELDS_IF", ())))
+                  tuple(getattr(mod, "SET_FIELDS_IF", ())), getattr(mod, "SET_PARTITION", None))
 
 
 __all__ = ["CostLine", "Evaluation", "System", "get_system", "system_ids"]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .engine import price_unit
 from .schema import FORMAT, build_schema
-from .sets import check_transformation_sets, transformation_sets
+from .sets import check_transformation_sets, transformation_group, transformation_sets
 from .tables import tables
 from .transformation import PLACES_FIELDS, transformation_cost
 from .weapons import effective_accuracy, effective_damage
@@ -18,3 +18,4 @@ CONTEXT: tuple[str, ...] = ()
 SET_CHECKS = (transformation_sets,)
 SET_FIELDS = ("name", "transformation")  # what the set checks read of each document
 SET_FIELDS_IF = (("transformation", PLACES_FIELDS),)  # a form's changed places (部分変形)
+SET_PARTITION = transformation_group  # forms are compared within their set only

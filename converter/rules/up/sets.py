@@ -33,7 +33,7 @@ def check_transformation_sets(items: list[tuple[dict, Evaluation]]) -> list[tupl
     """
     groups: dict[str, list[int]] = {}
     for i, (doc, _) in enumerate(items):
-        group = _group(doc)
+        group = transformation_group(doc)
         if group is not None:
             groups.setdefault(group, []).append(i)
     found: list[tuple[int, Finding]] = []
@@ -100,7 +100,8 @@ def _places_mismatch(items: list[tuple[dict, Evaluation]], i: int, by_name: dict
                    {"group": group, "typed": typed, "counted": max(counts)})
 
 
-def _group(doc: Mapping[str, Any]) -> str | None:
+def transformation_group(doc: Mapping[str, Any]) -> str | None:
+    """The transformation set a form belongs to: forms are compared only within one."""
     tr = doc.get("transformation")
     if isinstance(tr, Mapping) and isinstance(tr.get("group"), str) and tr["group"]:
         return tr["group"]

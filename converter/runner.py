@@ -276,9 +276,13 @@ def _prewarm(suffixes: set[str]) -> None:
     if suffixes & set(ISOLATED_SUFFIXES):
         importlib.import_module("python_calamine")
         importlib.import_module("converter.sheets.reader")
+        from .sheets.system_sheet import sheet_systems, system_sheet
+
+        for system in sheet_systems():  # each sheet's layout, lists and reader modules
+            system_sheet(system).lists()
     for system in system_ids():
         get_system(system)
-    importlib.import_module("converter.schema")
+    importlib.import_module("converter.schema").prewarm()
 
 
 def _death(exitcode: int | None) -> str:

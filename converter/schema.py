@@ -12,7 +12,7 @@ from typing import Any, Iterator, Mapping
 
 from .core.findings import Finding
 from .core.pointers import pointer
-from .rules import get_system
+from .rules import get_system, system_ids
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -58,6 +58,15 @@ def _fast_validator(system: str):
     except ImportError:
         return None
     return jsonschema_rs.validator_for(get_system(system).build_schema())
+
+
+def prewarm() -> None:
+    """The compiled validators (jsonschema-rs, when installed) of every system and of the
+    catalog, built before worker processes are forked so that they share them; jsonschema
+    itself, needed only to explain an invalid document, is left to the first that needs it."""
+    for system in system_ids():
+        _fast_validator(system)
+    _fast_catalog_validator()
 
 
 def build_validators(system: str) -> None:

@@ -66,7 +66,8 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
     ``on_report`` receives each file's report in input order as soon as it and the ones before
     it are done (to print as you go). With ``streamed``, a report handed to ``on_report`` keeps
     afterwards only what the summary and the set checks need, so memory stays flat however many
-    files a folder holds."""
+    files a folder holds: a file with no finding is then counted by a shared placeholder (no
+    path), and a document a set check compares whole waits on disk (``check.set_store``)."""
     files = expand_paths(paths)
     options = dict(options or {})
     context = {k: v for k, v in (context or {}).items() if v is not None}
@@ -75,6 +76,7 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
     catalogs: dict[str, Any] = {}
     shared_options: dict[str, Any] = {}
     kept = SetStore() if streamed else None  # a set's whole documents, on disk until the end
+    placeholders: dict[str, FileReport] = {}  # streamed: one report for every printed clean file
 
     def done(index: int, report: FileReport) -> None:
         nonlocal emitted
@@ -85,7 +87,8 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
                 on_report(reports[emitted])
             if kept is not None:
                 share_readings(reports[emitted].printed(), shared_options)
-                kept.keep(reports[emitted])
+                if not kept.keep(reports[emitted]):
+                    reports[emitted] = _printed_clean(reports[emitted], placeholders)
             emitted += 1
 
     # Standard input belongs to this process (a worker's is closed); one JSON file is not worth a
@@ -114,6 +117,14 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
         order = {fr.path: i for i, fr in enumerate(report.files)}
         report.set_findings.sort(key=lambda item: order.get(item[0], len(order)))
     return report
+
+
+def _printed_clean(report: FileReport, placeholders: dict[str, FileReport]) -> FileReport:
+    """A printed report with no finding and nothing a set check reads: the summary only counts
+    it, so one shared placeholder of its kind stands for it (memory flat in the number of files)."""
+    if report.findings or report.document is not None or report.evaluation is not None:
+        return report
+    return placeholders.setdefault(report.kind, FileReport("", None, [], report.kind, report.origin))
 
 
 def check_one(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
@@ -172,6 +183,9 @@ def share_readings(report: FileReport, seen: dict[str, Any]) -> None:
     run keeps each file's report to its end)."""
     report.options = seen.setdefault(repr(report.options), report.options)
     report.origin = seen.setdefault(repr(report.origin), report.origin)
+    report.kind = seen.setdefault(report.kind, report.kind)
+    if report.system is not None:
+        report.system = seen.setdefault(report.system, report.system)
 
 
 def _share_catalogs(report: FileReport, seen: dict[str, Any]) -> None:

@@ -98,3 +98,18 @@ def test_a_streamed_run_keeps_set_members_on_disk_and_finds_the_same(tmp_path: P
                                                          "rider.xlsx", "zeta.json"}
     names = [Path(p).name for p, _ in streamed.set_findings]
     assert names == sorted(names, key=[Path(fr.path).name for fr in streamed.files].index)
+
+
+def test_a_streamed_run_finds_the_mailgear_party_of_a_whole_run(tmp_path: Path):
+    """The mailgear party (a set check over every pilot, with the first pilot's catalog) is the
+    same streamed, its pilots kept on disk until the end, as in a whole run; with one job or two."""
+    from converter.runner import check_files
+
+    for p in (SAMPLES.parent / "mailgear").glob("*.xlsx"):
+        shutil.copy(p, tmp_path / p.name)
+    whole = check_files([tmp_path])
+    for jobs in (1, 2):
+        streamed = check_files([tmp_path], jobs=jobs, on_report=lambda fr: None, streamed=True)
+        assert streamed.sets["mailgear.party"].to_dict("ja") == whole.sets["mailgear.party"].to_dict("ja")
+        assert streamed.summary() == whole.summary()
+        assert all(fr.document is None for fr in streamed.files)

@@ -1,11 +1,12 @@
 """Set members kept on disk while a streamed run goes on, so that its memory stays flat.
 
 A streamed ``check`` prints each file as it finishes and keeps only what the summary and the set
-checks need. For most documents that is their name; a document a partitioned set check compares
-(up's transformation forms: the whole unit, compared with the other forms of its set) is kept
-whole, tens of kilobytes each. Those go to a temporary file, with their set's key in memory; at
-the end the set checks run one set at a time, each set read back, checked and let go; copies
-of one document (its JSON beside its sheet, the same file twice) are stored and read back once.
+checks need. What a set check reads (up's transformation forms, kept whole: tens of kilobytes
+each; a mailgear pilot's figures for the party) goes to a temporary file, with its set's key in
+memory: a partitioned system's set (up's transformation group), or all of a system's members
+for one that reads them together (mailgear's party). At the end the set checks run one set at a
+time, each set read back, checked and let go; copies of one document (its JSON beside its sheet,
+the same file twice) are stored and read back once.
 Standard library only.
 """
 from __future__ import annotations
@@ -20,6 +21,9 @@ from .checker import run_set_checks
 from .report import CheckReport, FileReport
 
 
+ALL = ""  # the one set of a system whose set checks read all its members together
+
+
 class SetStore:
     """The kept documents of partitioned set checks, by (system, set key), in a temporary file."""
 
@@ -28,17 +32,20 @@ class SetStore:
         self._sets: dict[tuple[str, str], list[tuple[FileReport, int, int]]] = {}
         self._stored: dict[bytes, tuple[int, int]] = {}  # digest → where: copies stored once
 
-    def keep(self, report: FileReport) -> None:
-        """Move what ``report`` keeps for a partitioned set check to the file (a report of any
-        other kind, or a document in no set, stays as it is)."""
+    def keep(self, report: FileReport) -> bool:
+        """Move what ``report`` keeps for a partitioned set check to the file; whether it did (a
+        report of any other kind, or a document in no set, stays as it is)."""
         if report.system not in system_ids() or report.document is None or report.evaluation is None:
-            return
-        partition = get_system(report.system).set_partition
-        key = partition(report.document) if partition is not None else None
+            return False
+        system = get_system(report.system)
+        if not system.set_checks:
+            return False
+        # A system whose set checks read every member (mailgear's party) has one set.
+        key = system.set_partition(report.document) if system.set_partition is not None else ALL
         if key is None:
-            return
-        data = pickle.dumps((report.document, report.evaluation, report.cells, report.context),
-                            protocol=pickle.HIGHEST_PROTOCOL)
+            return False
+        # The context stays: its catalog is one object every report of a folder shares.
+        data = pickle.dumps((report.document, report.evaluation, report.cells), protocol=pickle.HIGHEST_PROTOCOL)
         digest = hashlib.blake2b(data, digest_size=16).digest()
         if digest not in self._stored:
             if self._file is None:
@@ -47,7 +54,8 @@ class SetStore:
             self._file.write(data)
         offset, size = self._stored[digest]
         self._sets.setdefault((report.system, key), []).append((report, offset, size))
-        report.document, report.evaluation, report.cells, report.context = None, None, {}, {}
+        report.document, report.evaluation, report.cells = None, None, {}
+        return True
 
     def run_set_checks(self, report: CheckReport) -> None:
         """The set checks of every kept set, one set at a time (read back, checked, let go)."""
@@ -56,10 +64,10 @@ class SetStore:
             for fr, offset, size in members:
                 if offset not in read:
                     read[offset] = self._read(offset, size)
-                fr.document, fr.evaluation, fr.cells, fr.context = read[offset]
+                fr.document, fr.evaluation, fr.cells = read[offset]
             run_set_checks(report, [fr for fr, _, _ in members])
             for fr, _, _ in members:
-                fr.document, fr.evaluation, fr.cells, fr.context = None, None, {}, {}
+                fr.document, fr.evaluation, fr.cells = None, None, {}
         self.close()
 
     def _read(self, offset: int, size: int) -> tuple[Any, ...]:

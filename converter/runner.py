@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .check import CheckReport, FileReport, check_source
 from .check.checker import run_set_checks
@@ -68,7 +68,15 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
     afterwards only what the summary and the set checks need, so memory stays flat however many
     files a folder holds: a file with no finding is then counted by a shared placeholder (no
     path), and a document a set check compares whole waits on disk (``check.set_store``)."""
-    files = expand_paths(paths)
+    found = expand_paths(paths)
+    # Standard input belongs to this process (a worker's is closed); one JSON file is not worth a
+    # worker; a workbook always is (its reader is native code).
+    spread = jobs > 1 and len(found) > 1
+    apart = [str(p) != STDIN and (spread or p.suffix.lower() in ISOLATED_SUFFIXES) for p in found]
+    isolated = [i for i, away in enumerate(apart) if away]
+    in_process = [i for i, away in enumerate(apart) if not away]
+    files = [str(p) for p in found]  # names, not Paths: a few hundred bytes less a file
+    del found, apart
     options = dict(options or {})
     context = {k: v for k, v in (context or {}).items() if v is not None}
     reports: list[FileReport | None] = [None] * len(files)
@@ -91,16 +99,8 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
                     reports[emitted] = _printed_clean(reports[emitted], placeholders)
             emitted += 1
 
-    # Standard input belongs to this process (a worker's is closed); one JSON file is not worth a
-    # worker; a workbook always is (its reader is native code).
-    spread = jobs > 1 and len(files) > 1
-    isolated = [i for i, p in enumerate(files)
-                if str(p) != STDIN and (spread or p.suffix.lower() in ISOLATED_SUFFIXES)]
-    apart = set(isolated)
-    in_process = [i for i in range(len(files)) if i not in apart]
-
     def local(i: int) -> None:
-        done(i, _guarded(files[i], options, context))
+        done(i, _guarded(Path(files[i]), options, context))
 
     if isolated:
         task = Task(partial(_check_slimmed, options=options, context=context), crashed)
@@ -215,7 +215,7 @@ def crashed(path: Path, reason: str) -> FileReport:
 
 # --- worker processes ----------------------------------------------------------------------------
 
-def run_in_workers(files: list[Path], indices: list[int], task: Task, jobs: int, limits: Limits,
+def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, jobs: int, limits: Limits,
                    done: Callable[[int, Any], None], first_local: list[int] = (),
                    local: Callable[[int], None] = lambda i: None) -> None:
     """Hand ``indices`` to ``jobs`` workers one file at a time, each running ``task``; while they
@@ -228,7 +228,7 @@ def run_in_workers(files: list[Path], indices: list[int], task: Task, jobs: int,
 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     if ctx.get_start_method() == "fork" and len(indices) >= PREWARM_FROM:
-        _prewarm({files[i].suffix.lower() for i in indices})
+        _prewarm({os.path.splitext(str(files[i]))[1].lower() for i in indices})
         if task.prewarm is not None:
             task.prewarm()
     queue = list(indices)
@@ -264,7 +264,7 @@ def run_in_workers(files: list[Path], indices: list[int], task: Task, jobs: int,
                     if retry:
                         careful.add(w.pending[0])
                     elif w.pending:
-                        done(w.pending[0], task.crashed(files[w.pending[0]], _death(w.process.exitcode)))
+                        done(w.pending[0], task.crashed(Path(files[w.pending[0]]), _death(w.process.exitcode)))
                     replace(w, retry)
                     continue
                 w.finished(index)
@@ -275,7 +275,7 @@ def run_in_workers(files: list[Path], indices: list[int], task: Task, jobs: int,
                 if w.pending and now - w.started > limits.seconds:
                     w.process.kill()
                     w.process.join()
-                    done(w.pending[0], task.crashed(files[w.pending[0]], f"> {limits.seconds:g} s"))
+                    done(w.pending[0], task.crashed(Path(files[w.pending[0]]), f"> {limits.seconds:g} s"))
                     replace(w)
     finally:
         for w in workers.values():
@@ -328,7 +328,7 @@ class _Worker:
         child.close()
         return cls(process, parent)
 
-    def fill(self, queue: list[int], files: list[Path], careful: set[int] = frozenset()) -> None:
+    def fill(self, queue: list[int], files: Sequence[str | Path], careful: set[int] = frozenset()) -> None:
         """Files from ``queue`` until IN_FLIGHT are pending (those in ``careful`` to be read with
         every sheet scanned first). A file the worker can no longer be sent (it died meanwhile:
         its death is read next) goes back to the front of ``queue``."""

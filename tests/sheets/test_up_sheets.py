@@ -363,3 +363,21 @@ def test_sheet_of_an_older_template_version_still_reads(tmp_path: Path):
     del wb.defined_names["up.weapons.terrain_b"]
     wb.save(current)
     assert [f.code for f in read_sheet(current)[1]] == ["SHEET_NAME_MISSING"]
+
+
+def test_a_written_total_is_what_the_remainder_is_cached_from(tmp_path: Path):
+    """A document whose written total differs is written with that number in 合計ＵＰ (as a
+    hand-typed total); 残りＵＰ's formula subtracts that cell, so its cached value is 総ＵＰ minus
+    the written total, as LibreOffice computes it, not minus the engine's."""
+    from .libreoffice import recalculate
+
+    doc = load(UP_SAMPLES[0])
+    assert isinstance(doc.get("budget"), int)
+    doc["declared_total"] = price(doc).total + 7
+    path = tmp_path / "typed.xlsx"
+    path.write_bytes(sheet_bytes(doc))
+    cached = named_values(_open(path))
+    assert cached["up.totals.computed"] == doc["declared_total"]
+    assert cached["up.totals.remainder"] == doc["budget"] - doc["declared_total"]
+    (got,) = recalculate([path], tmp_path / "out", tmp_path / "profile")
+    assert named_values(_open(got))["up.totals.remainder"] == cached["up.totals.remainder"]

@@ -223,8 +223,10 @@ class _Cached:
         budget = self.doc.get("budget") if self.doc else None
         if name == "total":
             return self.p.total
-        if name == "remainder":
-            return "" if not isinstance(budget, int) else budget - self.p.total
+        if name == "remainder":  # 総ＵＰ − the 合計ＵＰ cell, which holds a differing written total
+            declared = self.doc.get("declared_total") if self.doc else None
+            shown = declared if isinstance(declared, int) and not isinstance(declared, bool) else self.p.total
+            return "" if not isinstance(budget, int) else budget - shown
         if name == "base_up":
             return self.size.base_up if self.size else ""
         if name == "weapon_cap":

@@ -158,8 +158,6 @@ class SentCatalog:
     catalog: Any | None
 
 
-
-
 def _guarded(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
     """A file checked in this process: a bug of ours on it is that file's INPUT_CRASHED, as in a
     worker, and the run goes on."""

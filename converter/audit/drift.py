@@ -171,8 +171,10 @@ def _unchanged_sheets(package: Package, fmap: FormulaMap,
     of its formulas; any other sheet is read formula by formula. Only for a workbook whose
     computed cells stand where the template put them."""
     clean: set[str] = set()
+    if any(p is not None and p[0] != e.sheet for e, p in places):  # a sheet renamed
+        return clean
     for sheet, wanted in _written_cells(fmap.template).items():
-        if sheet not in package.sheets or any(p is not None and p[0] != e.sheet for e, p in places):
+        if sheet not in package.sheets:
             continue
         data = package.read_part(package.sheets[sheet])
         pos = 0

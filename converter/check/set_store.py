@@ -25,7 +25,7 @@ ALL = ""  # the one set of a system whose set checks read all its members togeth
 
 
 class SetStore:
-    """The kept documents of partitioned set checks, by (system, set key), in a temporary file."""
+    """What the set checks read of each member, by (system, set key), in a temporary file."""
 
     def __init__(self) -> None:
         self._file: IO[bytes] | None = None
@@ -33,8 +33,8 @@ class SetStore:
         self._stored: dict[bytes, tuple[int, int]] = {}  # digest → where: copies stored once
 
     def keep(self, report: FileReport) -> bool:
-        """Move what ``report`` keeps for a partitioned set check to the file; whether it did (a
-        report of any other kind, or a document in no set, stays as it is)."""
+        """Move what ``report`` keeps for a set check to the file; whether it did (a report of
+        any other kind, or a document in no set, stays as it is)."""
         if report.system not in system_ids() or report.document is None or report.evaluation is None:
             return False
         system = get_system(report.system)

@@ -153,7 +153,7 @@ _ANY_ROW = re.compile(rb"<row[\s/>]")
 _RECENT: tuple[tuple[int, ...], dict[str, bytes]] | None = None
 
 #: Whether this process is a disposable worker (``converter.runner``): there a sheet goes to the
-#: native reader without the reach scan (a third of a check's time), its reach checked from the
+#: native reader without the reach scan (a quarter of a check's time), its reach checked from the
 #: reader's own figures; a sheet reaching so far that the reader aborts costs the worker only, and
 #: the file is read again, scanned first, which names the cause. Elsewhere (the library in a user's
 #: process) every sheet is scanned first.

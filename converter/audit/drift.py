@@ -5,7 +5,7 @@ A workbook names its template version (``up/2``); that version's formulas
 found by its defined name (or the nearest name above it), so rows inserted above or inside a
 table move it without noise; a cell holding a typed value or nothing is
 ``AUDIT_FORMULA_REPLACED``, a different formula ``AUDIT_FORMULA_ALTERED``. Formulas compare in
-normal form (:func:`~converter.audit.formula_text.normal`), so a sheet saved again by Excel or
+normal form (:func:`~converter.io.formula_text.normal`), so a sheet saved again by Excel or
 LibreOffice has no drift. Only when something drifted is the workbook read as a document and
 written again, for the value the template's formula gives there (the engine's, as the writer
 caches it) and the field's pointer: an unchanged sheet costs one scan of its formulas.
@@ -13,6 +13,7 @@ caches it) and the field's pointer: an unchanged sheet costs one scan of its for
 from __future__ import annotations
 
 import copy
+import re
 from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any, Mapping
 
 from ..core.findings import Finding
 from ..io.xlsx_package import Area, Package, column_letters, open_package
-from .formula_text import masked, normal
+from ..io.formula_text import masked, normal, translate
 from .sheet_formulas import SharedStrings, SheetFormulas, decoded_formula
 from .template_formulas import Entry, FormulaMap, formula_map
 
@@ -169,7 +170,8 @@ def _unchanged_sheets(package: Package, fmap: FormulaMap,
     """The sheets whose every computed cell holds exactly the formula our writer wrote there (the
     common case), each seen by a forward search for its cells in sheet order instead of a parse
     of its formulas; any other sheet is read formula by formula. Only for a workbook whose
-    computed cells stand where the template put them."""
+    computed cells stand where the template put them. A shared formula's cell (our writer's and
+    Excel's ``<f t="shared" si="0"/>``) holds its run's first formula moved to it."""
     clean: set[str] = set()
     if any(p is not None and p[0] != e.sheet for e, p in places):  # a sheet renamed
         return clean
@@ -177,32 +179,64 @@ def _unchanged_sheets(package: Package, fmap: FormulaMap,
         if sheet not in package.sheets:
             continue
         data = package.read_part(package.sheets[sheet])
+        masters: dict[bytes, tuple[int, int, str]] = {}  # a shared formula's index → its first cell
         pos = 0
-        for tag, formula, expected in wanted:
+        for row, col, tag, formula, expected in wanted:
             at = data.find(tag, pos)
             end = data.find(b">", at) if at >= 0 else -1
             if end < 0:
                 break
-            if not data.startswith(formula, end + 1):  # written otherwise ($AN$29 for $AN29)?
-                close = data.find(b"</f>", end) if data.startswith(b"<f>", end + 1) else -1
-                if close < 0 or normal(decoded_formula(data[end + 4:close])) != expected:
-                    break
+            if not data.startswith(formula, end + 1) and _formula_at(data, end + 1, row, col, masters) != expected:
+                break
             pos = end
         else:
             clean.add(sheet)
     return clean
 
 
+_SHARED_INDEX = re.compile(rb'\bsi="(\d+)"')
+
+
+def _formula_at(data: bytes, at: int, row: int, col: int, masters: dict[bytes, tuple[int, int, str]]) -> str | None:
+    """The normal form of the formula element starting at ``at`` (the cell at ``row``, ``col``),
+    a shared one's moved from its first cell; None when there is none this search can read."""
+    if data.startswith(b"<f>", at):
+        close = data.find(b"</f>", at)
+        return normal(decoded_formula(data[at + 3:close])) if close >= 0 else None
+    if not data.startswith(b'<f t="shared"', at):
+        return None
+    head_end = data.find(b">", at)
+    index = _SHARED_INDEX.search(data, at, head_end)
+    if head_end < 0 or index is None:
+        return None
+    if data[head_end - 1:head_end] == b"/":  # a later cell of the run
+        master = masters.get(index.group(1))
+        return None if master is None else _moved(master[2], row - master[0], col - master[1])
+    close = data.find(b"</f>", head_end)
+    if close < 0:
+        return None
+    text = decoded_formula(data[head_end + 1:close])
+    masters[index.group(1)] = (row, col, text)
+    return normal(text)
+
+
+@lru_cache(maxsize=8192)  # a template's shared runs recur in every sheet of a folder
+def _moved(formula: str, rows: int, columns: int) -> str:
+    """The normal form of ``formula`` moved ``rows`` down and ``columns`` right."""
+    return normal(translate(formula, rows, columns))
+
+
 @lru_cache(maxsize=None)
-def _written_cells(template: str) -> dict[str, list[tuple[bytes, bytes, str]]]:
-    """Per sheet of ``template``'s map, in sheet order, each computed cell's start
-    (``<c r="D9"``), its formula element as our writer writes it (``<f>…</f>``), and the
-    formula in normal form (for a cell written otherwise)."""
+def _written_cells(template: str) -> dict[str, list[tuple[int, int, bytes, bytes, str]]]:
+    """Per sheet of ``template``'s map, in sheet order, each computed cell's row and column, its
+    start (``<c r="D9"``), its formula element as written unshared (``<f>…</f>``), and the
+    formula in normal form (for a cell written otherwise, or shared)."""
     cells: dict[str, list[tuple[int, int, bytes, str]]] = {}
     for entry in formula_map(template).entries:
         cells.setdefault(entry.sheet, []).extend((entry.row + i, entry.col, entry.written(i), entry.expected(i))
                                                  for i in range(entry.rows))
-    return {sheet: [(b'<c r="%s%d"' % (column_letters(col).encode(), row + 1), b"<f>%s</f>" % written, expected)
+    return {sheet: [(row, col, b'<c r="%s%d"' % (column_letters(col).encode(), row + 1), b"<f>%s</f>" % written,
+                     expected)
                     for row, col, written, expected in sorted(found, key=lambda c: (c[0], c[1]))]
             for sheet, found in cells.items()}
 

@@ -19,7 +19,7 @@ from html import unescape
 from typing import Any
 
 from ..io.xlsx_package import Package, column_index, parse_xml
-from .formula_text import translate
+from ..io.formula_text import translate
 
 _FORMULA_CELL = re.compile(
     rb'<c\s(?:r="([A-Z]{1,3})(\d+)")?([^>]*?)>\s*<f(\s[^>]*?)?(?:/>|>([^<]*)</f>)\s*(?:<v(?:\s[^>]*)?>([^<]*)</v>|<v\s*/>)?')

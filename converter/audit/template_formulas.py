@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..io.xlsx_package import column_index, column_letters, open_package
-from .formula_text import normal, row_pattern, translate
+from ..io.formula_text import normal, row_pattern, translate
 from .sheet_formulas import SheetFormulas
 
 SYSTEMS = ("up", "pp", "mailgear")

@@ -279,7 +279,13 @@ def _check_prolog(zf: zipfile.ZipFile, name: str, p: Path) -> None:
         raise PackageError(f"{p}: part {name} is damaged ({exc})", "INPUT_DAMAGED", name) from exc
     except RuntimeError as exc:
         raise PackageError(f"{p}: part {name} is encrypted", "INPUT_ENCRYPTED", name) from exc
-    if b"<!DOCTYPE" in head or b"<!ENTITY" in head:
+    refuse_dtd(head, p, name)
+
+
+def refuse_dtd(data: bytes, p: Path, name: str) -> None:
+    """PackageError when a part's bytes (or its prolog) declare a DTD or entities: never in a
+    real part; entity bombs, XXE."""
+    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
         raise PackageError(f"{p}: part {name} declares a DTD or entities (refused)", "INPUT_DAMAGED",
                            f"{name}: <!DOCTYPE>")
 
@@ -302,9 +308,7 @@ def read_capped(zf: zipfile.ZipFile, name: str, p: Path, limit: int = MAX_PART_B
     except RuntimeError as exc:  # zipfile: an encrypted entry
         raise PackageError(f"{p}: part {name} is encrypted", "INPUT_ENCRYPTED", name) from exc
     data = b"".join(chunks)
-    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:  # never in a real part: entity bombs, XXE
-        raise PackageError(f"{p}: part {name} declares a DTD or entities (refused)", "INPUT_DAMAGED",
-                           f"{name}: <!DOCTYPE>")
+    refuse_dtd(data, p, name)
     return data
 
 

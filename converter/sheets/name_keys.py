@@ -55,13 +55,14 @@ class NameKeyCells:
         self.places = dict(places)
 
     def cell(self, place: str, i: int, k: int) -> str:
-        """The cell of stage ``k`` of the ``i``-th name of ``place``."""
-        return f"${col_letter(self.columns[k])}${self.places[place][1] + i}"
+        """The cell of stage ``k`` of the ``i``-th name of ``place`` (its row relative: a column's
+        stages are one shared formula, ``converter.sheets.xlsx_worksheet``)."""
+        return f"${col_letter(self.columns[k])}{self.places[place][1] + i}"
 
     def stage(self, place: str, i: int, k: int) -> str:
         """Excel: stage ``k`` of the key of the ``i``-th name of ``place``."""
         col, row, _ = self.places[place]
-        ref = f"${col}${row + i}" if k == 0 else self.cell(place, i, k - 1)
+        ref = f"${col}{row + i}" if k == 0 else self.cell(place, i, k - 1)
         return "=" + self.names.excel_stage(k, ref)
 
     def key(self, place: str, i: int) -> str:

@@ -88,7 +88,7 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False,
                                    "strings_to_numbers": False, "strings_to_urls": False})
-    wb.worksheet_class = worksheet_class() or wb.worksheet_class
+    wb.worksheet_class = worksheet_class()
     wb.set_properties({"title": layout.title, "author": "mechasheet", "created": FIXED_DATE,
                        "comments": f"mechasheet template {layout.template}"})
     wb.set_custom_property("mechasheet.template", layout.template)

@@ -1,4 +1,5 @@
-"""XlsxWriter's worksheet with a faster formula preparation, the same bytes.
+"""XlsxWriter's worksheet with a faster formula preparation, and a column's repeated formula
+written once.
 
 XlsxWriter prefixes Excel's newer functions with ``_xlfn.`` by running some 150 regular
 expressions over every formula, and a data validation's or a conditional format's formula again
@@ -7,7 +8,15 @@ ends with a function name's last letters and an opening parenthesis, so a formul
 calls ends with such letters has nothing to substitute and only the original's trimming of
 ``{ = }`` applies; any other formula goes to the original method. The names are read from the
 installed XlsxWriter's source, so the result is the original method's for whatever version is
-installed; where that source cannot be read the same way, the plain worksheet is used.
+installed; where that source cannot be read the same way, only the sharing below applies.
+
+A formula that a column repeats row after row, each reference moved down with its row (a table's
+computed column, the name-key stages of a catalog), is written as Excel writes it: a shared formula,
+the text once in the run's first cell (``<f t="shared" ref="Q2:Q245" si="0">``) and the others
+pointing to it (``<f t="shared" si="0"/>``). A cell shares only when moving the first cell's
+formula down (:func:`~converter.io.formula_text.translate`, the audit's reading of a shared
+formula) gives its own text exactly, so every spreadsheet reads the formula that was written.
+Readers then skip one copy instead of hundreds: mailgear's catalog sheet was 0.8 MB of XML.
 """
 from __future__ import annotations
 
@@ -61,15 +70,78 @@ def _may_substitute(formula: str) -> bool:
     return False
 
 
+def shared_runs(table: dict[int, dict[int, Any]]) -> dict[str, tuple[int, str | None]]:
+    """The formula cells of a worksheet's ``table`` (row → column → XlsxWriter's cell) that go
+    in a shared formula, by reference (``Q114``): its index and, for a run's first cell, the
+    run's range. A run is two or more cells down one column, each the first one's formula moved
+    down to it."""
+    from xlsxwriter.worksheet import CellFormulaTuple
+
+    from ..io.formula_text import translate
+    from ..io.xlsx_package import column_letters
+
+    columns: dict[int, list[tuple[int, str]]] = {}
+    for row in sorted(table):
+        for col, cell in table[row].items():
+            if type(cell) is CellFormulaTuple and isinstance(cell.formula, str):
+                columns.setdefault(col, []).append((row, cell.formula))
+    out: dict[str, tuple[int, str | None]] = {}
+    index = 0
+
+    def close(col: int, run: list[int]) -> None:
+        nonlocal index
+        if len(run) < 2:
+            return
+        letters = column_letters(col)
+        out[f"{letters}{run[0] + 1}"] = (index, f"{letters}{run[0] + 1}:{letters}{run[-1] + 1}")
+        for row in run[1:]:
+            out[f"{letters}{row + 1}"] = (index, None)
+        index += 1
+
+    for col in sorted(columns):
+        run: list[int] = []
+        first = ""
+        for row, formula in columns[col]:
+            if run and row == run[-1] + 1 and translate(first, row - run[0], 0) == formula:
+                run.append(row)
+                continue
+            close(col, run)
+            run, first = [row], formula
+        close(col, run)
+    return out
+
+
 @lru_cache(maxsize=1)
-def worksheet_class() -> type | None:
-    """The worksheet class to give a workbook; None for XlsxWriter's own."""
-    endings = _name_endings()
-    if endings is None:
-        return None
+def worksheet_class() -> type:
+    """The worksheet class to give a workbook."""
     from xlsxwriter.worksheet import Worksheet
 
-    class FastFormulaWorksheet(Worksheet):
+    class SharedFormulaWorksheet(Worksheet):
+        """A worksheet that writes a column's repeated formula once (a shared formula)."""
+
+        _shared: dict[str, tuple[int, str | None]] = {}
+
+        def _write_sheet_data(self) -> None:
+            self._shared = shared_runs(self.table)
+            super()._write_sheet_data()
+
+        def _xml_formula_element(self, formula: str, result: Any, attributes: list = []) -> None:  # noqa: B006 (the original's signature)
+            shared = self._shared.get(attributes[0][1]) if attributes and attributes[0][0] == "r" else None
+            if shared is None:
+                return super()._xml_formula_element(formula, result, attributes)
+            index, ref = shared
+            attr = "".join(f' {key}="{self._escape_attributes(value)}"' for key, value in attributes)
+            result = self._escape_data(result)
+            if ref is None:
+                self.fh.write(f'<c{attr}><f t="shared" si="{index}"/><v>{result}</v></c>')
+            else:
+                formula = self._escape_data(formula)
+                self.fh.write(f'<c{attr}><f t="shared" ref="{ref}" si="{index}">{formula}</f><v>{result}</v></c>')
+
+    if _name_endings() is None:
+        return SharedFormulaWorksheet
+
+    class FastFormulaWorksheet(SharedFormulaWorksheet):
         """A worksheet whose formulas skip the substitutions none of their calls can match."""
 
         def _prepare_formula(self, formula: str, expand_future_functions: bool = False) -> Any:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from converter import evaluate
 from converter.audit.drift import formula_drift
-from converter.audit.formula_text import masked, normal, row_pattern, translate
+from converter.io.formula_text import masked, normal, row_pattern, translate
 from converter.audit.template_formulas import SYSTEMS, current_map, dump_map, formula_map, map_file, parse_map
 from converter.core.findings import Severity
 from converter.sheets import sheet_bytes
@@ -239,32 +239,24 @@ def test_a_written_total_that_differs_is_a_typed_total(tmp_path: Path) -> None:
 
 # --- shared formulas, moved rows -------------------------------------------------------------------
 
-def _shared(xml: str, column: str, first: int, last: int, master_edit=lambda f: f) -> str:
-    """The column's formulas from ``first`` to ``last`` as Excel saves them: one shared master,
-    children without text."""
-    def cell(row: int) -> re.Pattern[str]:
-        return re.compile(rf'<c r="{column}{row}"([^>]*)><f>([^<]*)</f>')
-
-    master = cell(first).search(xml)
+def _master_edited(xml: str, column: str, first: int, edit) -> str:
+    """The sheet with the text of the shared formula that starts at ``column``/``first`` edited."""
+    master = re.compile(rf'(<c r="{column}{first}"[^>]*><f t="shared" ref="[^"]*" si="\d+">)([^<]*)</f>').search(xml)
     assert master is not None
-    xml = xml.replace(master.group(0), f'<c r="{column}{first}"{master.group(1)}>'
-                      f'<f t="shared" ref="{column}{first}:{column}{last}" si="0">{master_edit(master.group(2))}</f>')
-    for row in range(first + 1, last + 1):
-        xml, n = cell(row).subn(lambda m: f'<c r="{column}{row}"{m.group(1)}><f t="shared" si="0"/>', xml)
-        assert n == 1
-    return xml
+    return xml.replace(master.group(0), f"{master.group(1)}{edit(master.group(2))}</f>")
 
 
 def test_shared_formulas_are_expanded(tmp_path: Path) -> None:
-    """A table column saved as one shared formula reads as the template's rows: no drift; the
-    master edited, every row it shares is altered."""
+    """A table column is written as one shared formula, as Excel saves it: the rows read as the
+    template's, no drift; the first cell's text edited, every row it shares is altered."""
     part = _part_of(MOBILE_SUIT, "武装")
-    good, bad = tmp_path / "shared.xlsx", tmp_path / "shared-bad.xlsx"
-    _edit_part(MOBILE_SUIT, good, part, lambda xml: _shared(xml, "AL", 4, 18))
-    with zipfile.ZipFile(good) as z:
-        assert z.read(part).count(b'<f t="shared" si="0"/>') == 14
-    assert formula_drift(good) == []
-    _edit_part(MOBILE_SUIT, bad, part, lambda xml: _shared(xml, "AL", 4, 18, lambda f: f.replace("$G4", "$G4*2", 1)))
+    with zipfile.ZipFile(MOBILE_SUIT) as z:
+        xml = z.read(part).decode("utf-8")
+    assert re.search(r'<c r="AL4"[^>]*><f t="shared" ref="AL4:AL18" si="(\d+)">', xml)
+    assert len(re.findall(r'<c r="AL(?:[5-9]|1[0-8])"[^>]*><f t="shared" si="\d+"/>', xml)) == 14
+    assert formula_drift(MOBILE_SUIT) == []
+    bad = tmp_path / "shared-bad.xlsx"
+    _edit_part(MOBILE_SUIT, bad, part, lambda xml: _master_edited(xml, "AL", 4, lambda f: f.replace("$G4", "$G4*2", 1)))
     found = formula_drift(bad)
     assert [f.cell for f in found] == [f"武装!AL{r}" for r in range(4, 19)]
     assert {f.code for f in found} == {"AUDIT_FORMULA_ALTERED"}
@@ -391,8 +383,13 @@ def test_the_sheet_order_search_agrees_with_the_full_parse(tmp_path: Path, monke
     package.close()
     wanted = drift._written_cells(template)
     cases: list[tuple[str, str, bytes, bytes]] = []
+    with zipfile.ZipFile(path) as z:
+        xml = {sheet: z.read(parts[sheet]) for sheet in wanted}
     for sheet, cells in wanted.items():
-        for k, (tag, formula, _) in enumerate(cells[:: max(1, len(cells) // 3)][:3]):
+        # not the first cell of a shared formula: typing over it orphans its run (Excel, saving,
+        # moves the formula's text to the next cell; such a file is not made here)
+        cells = [c for c in cells if not re.search(re.escape(c[2]) + rb'[^>]*><f t="shared" ref=', xml[sheet])]
+        for k, (_, _, tag, formula, _) in enumerate(cells[:: max(1, len(cells) // 3)][:3]):
             replacement = [b"<v>7</v>", b"", b"<f>1+1</f><v>2</v>"][k % 3]
             cases.append((sheet, parts[sheet], tag, replacement))
     assert cases and formula_map(template) is not None
@@ -410,7 +407,7 @@ def test_the_sheet_order_search_agrees_with_the_full_parse(tmp_path: Path, monke
         dst = tmp_path / f"edited-{n}.xlsx"
 
         def edit(xml: str, tag: str = tag.decode(), new: str = replacement.decode()) -> str:
-            got, count = re.subn(re.escape(tag) + r'([^>]*)>(<f>[^<]*</f>(?:<v>[^<]*</v>)?)', lambda m: f"{tag}{m.group(1)}>{new}", xml)
+            got, count = re.subn(re.escape(tag) + r'([^>]*)>(<f[^>]*/>|<f[^>]*>[^<]*</f>)(?:<v>[^<]*</v>)?', lambda m: f"{tag}{m.group(1)}>{new}", xml)
             assert count == 1, tag
             return got
 

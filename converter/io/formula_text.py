@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..io.xlsx_package import EXCEL_COLUMNS, EXCEL_ROWS, column_index, column_letters
+from .xlsx_package import EXCEL_COLUMNS, EXCEL_ROWS, column_index, column_letters
 
 # A cell reference (A1, $A$1) or a whole column (A:A) or row (1:1) range's end; not part of a
 # longer name (up.weapons.cost, LOG10( ) nor a sheet name before "!".

@@ -58,7 +58,8 @@ def test_the_sheets_formulas() -> None:
             for name in package.namelist():
                 if name.startswith("xl/worksheets/"):
                     xml = package.read(name).decode()
-                    for formula in re.findall(r"<(?:f|formula1|formula)>([^<]*)<", xml):
+                    # a shared formula's text is on its run's first cell: <f t="shared" ref=…>
+                    for formula in re.findall(r"<(?:f(?:\s[^>/]*)?|formula1|formula)>([^<]*)<", xml):
                         _same("=" + formula)
 
 
@@ -122,3 +123,95 @@ def test_merged_validations_are_the_cells_own(sample: str, monkeypatch) -> None:
                         lambda cells: [(r, c, r, c) for r, c in dict.fromkeys(cells)])
     one_each = _rules_by_cell(sheet_bytes(doc, context=context_for(path, doc)))
     assert merged == one_each and len(merged) > 100
+
+
+# --- a column's repeated formula written once (shared) ------------------------------------------
+
+def _formulas_by_cell(data: bytes, folder) -> dict[tuple[str, int, int], str]:
+    """Every formula cell of a workbook as the sheet means it (shared ones expanded)."""
+    from converter.audit.sheet_formulas import SheetFormulas
+    from converter.io.xlsx_package import open_package
+
+    file = folder / "book.xlsx"
+    file.write_bytes(data)
+    package = open_package(file)
+    try:
+        return {(sheet, *at): cell.formula for sheet in package.sheets
+                for at, cell in SheetFormulas(package, sheet).cells.items()}
+    finally:
+        package.close()
+
+
+@pytest.mark.parametrize("sample", [None, "up/l-map-combo", "mailgear/veteran-custom", "pp/veteran"])
+def test_shared_formulas_mean_what_was_written(sample: str | None, monkeypatch, tmp_path) -> None:
+    """A template or filled sheet written with shared formulas holds, cell for cell, the formula
+    the plain worksheet writes; and it does share (most of mailgear's XML was repeated stages)."""
+    import io
+    import json
+    import zipfile
+    from pathlib import Path
+
+    from converter.sheets import sheet_bytes, template_bytes
+
+    def build() -> list[bytes]:
+        if sample is None:
+            return [template_bytes(system) for system in ("up", "mailgear", "pp")]
+        from samples.make_sheets import context_for
+
+        path = Path(__file__).resolve().parents[2] / "samples" / f"{sample}.json"
+        doc = json.loads(path.read_text("utf-8"))
+        return [sheet_bytes(doc, context=context_for(path, doc))]
+
+    shared = build()
+    with monkeypatch.context() as m:
+        m.setattr(sheet_writer, "worksheet_class", lambda: Worksheet)
+        plain = build()
+    for a, b in zip(shared, plain):
+        assert _formulas_by_cell(a, tmp_path) == _formulas_by_cell(b, tmp_path)
+        with zipfile.ZipFile(io.BytesIO(a)) as za, zipfile.ZipFile(io.BytesIO(b)) as zb:
+            sheets = [n for n in za.namelist() if n.startswith("xl/worksheets/sheet")]
+            assert sum(za.read(n).count(b'<f t="shared" si=') for n in sheets) > 10
+            assert sum(za.getinfo(n).file_size for n in sheets) < sum(zb.getinfo(n).file_size for n in sheets)
+
+
+def _table(formulas: dict[tuple[int, int], str]) -> dict[int, dict[int, object]]:
+    from xlsxwriter.worksheet import CellFormulaTuple
+
+    table: dict[int, dict[int, object]] = {}
+    for (row, col), formula in formulas.items():
+        table.setdefault(row, {})[col] = CellFormulaTuple(formula, None, 0)
+    return table
+
+
+def test_what_shares_and_what_does_not() -> None:
+    from converter.sheets.xlsx_worksheet import shared_runs
+
+    runs = shared_runs(_table({
+        (1, 0): "B2+1", (2, 0): "B3+1", (3, 0): "B4+1",  # moves with its row: one run
+        (1, 1): "$C$1*2", (2, 1): "$C$1*2",  # absolute: the same text shares
+        (1, 2): "SUM(1:1)", (2, 2): "SUM(1:1)",  # a whole row that does not move: not the same formula moved
+        (1, 3): 'IF(A2="A2",1,0)', (2, 3): 'IF(A3="A2",1,0)',  # a string is never moved
+        (1, 4): "B2", (3, 4): "B4",  # not adjacent
+        (5, 0): "B6+1",  # after a gap: a new run (alone)
+    }))
+    assert runs == {"A2": (0, "A2:A4"), "A3": (0, None), "A4": (0, None),
+                    "B2": (1, "B2:B3"), "B3": (1, None),
+                    "D2": (2, "D2:D3"), "D3": (2, None)}
+
+
+_REF_PIECES = st.sampled_from(["A1", "$A1", "A$1", "$A$1", "B2:C3", "1:1", "$2:$2", "A:A", "Sheet1!A1",
+                               "'ル ール'!B2", '"A1"', "+", "*", ",", "SUM(", ")", "LOG10(", "x.y1", "7"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_REF_PIECES, min_size=1, max_size=8).map("".join), st.integers(0, 50), st.integers(2, 6))
+def test_a_run_is_its_first_formula_moved(formula: str, top: int, length: int) -> None:
+    """Cells share only when each is the first one's formula moved down to it, by the same
+    translation the audit reads shared formulas with."""
+    from converter.io.formula_text import translate
+    from converter.sheets.xlsx_worksheet import shared_runs
+
+    cells = {(top + i, 0): translate(formula, i, 0) for i in range(length)}
+    runs = shared_runs(_table(cells))
+    assert runs.get(f"A{top + 1}") == (0, f"A{top + 1}:A{top + length}")
+    assert len(runs) == length

@@ -261,6 +261,12 @@ def test_shared_formulas_are_expanded(tmp_path: Path) -> None:
     assert [f.cell for f in found] == [f"武装!AL{r}" for r in range(4, 19)]
     assert {f.code for f in found} == {"AUDIT_FORMULA_ALTERED"}
     assert "$G10*2" in found[6].params["found"]
+    # the first cell's $ moved: the same formula there, but its run's other cells now all read row 4
+    pinned = tmp_path / "shared-pinned.xlsx"
+    _edit_part(MOBILE_SUIT, pinned, part, lambda xml: _master_edited(xml, "AL", 4, lambda f: f.replace("$G4", "$G$4")))
+    found = formula_drift(pinned)
+    assert [f.cell for f in found] == [f"武装!AL{r}" for r in range(5, 19)]
+    assert "$G$4" in found[0].params["found"]
 
 
 def test_an_array_formula_is_read(tmp_path: Path) -> None:
@@ -389,7 +395,7 @@ def test_the_sheet_order_search_agrees_with_the_full_parse(tmp_path: Path, monke
         # not the first cell of a shared formula: typing over it orphans its run (Excel, saving,
         # moves the formula's text to the next cell; such a file is not made here)
         cells = [c for c in cells if not re.search(re.escape(c[2]) + rb'[^>]*><f t="shared" ref=', xml[sheet])]
-        for k, (_, _, tag, formula, _) in enumerate(cells[:: max(1, len(cells) // 3)][:3]):
+        for k, (_, _, tag, *_) in enumerate(cells[:: max(1, len(cells) // 3)][:3]):
             replacement = [b"<v>7</v>", b"", b"<f>1+1</f><v>2</v>"][k % 3]
             cases.append((sheet, parts[sheet], tag, replacement))
     assert cases and formula_map(template) is not None

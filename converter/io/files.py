@@ -208,23 +208,12 @@ class AtomicWrites:
         self.inputs = inputs if isinstance(inputs, Inputs) else Inputs(inputs)
         self.force = force
         self._umask = _umask()  # read here: reading it sets it, which threads must not race
-        self._stale: dict[Path, dict[str, list[Path]]] = {}
-        self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(self.THREADS, thread_name_prefix="mechasheet-write")
 
     def submit(self, path: str | Path, data: Payload) -> "Future[Path]":
         """Start writing ``data`` to ``path``; the future gives the path, or raises OutputError."""
-        return self._pool.submit(_write_atomic, Path(path), data, self.force, self.inputs, self._sweep,
+        return self._pool.submit(_write_atomic, Path(path), data, self.force, self.inputs, _remove_stale_temporaries,
                                  self._umask)
-
-    def _sweep(self, target: Path) -> None:
-        with self._lock:
-            folder = self._stale.get(target.parent)
-            if folder is None:
-                folder = self._stale[target.parent] = _stale_temporaries(target.parent)
-            leftovers = folder.pop(target.name, [])
-        for q in leftovers:
-            q.unlink(missing_ok=True)
 
     def __enter__(self) -> "AtomicWrites":
         return self
@@ -255,16 +244,23 @@ def _umask() -> int:
 
 
 def _remove_stale_temporaries(target: Path) -> None:
-    """Our own temporary files for ``target`` older than this run (a killed write's leftovers)."""
-    try:
-        for q in target.parent.glob(f".{glob_escape(target.name)}{TEMP_MARK}*.tmp"):
-            try:
-                if q.stat().st_mtime < _RUN_STARTED:
-                    q.unlink()
-            except OSError:
-                continue
-    except OSError:
-        return
+    """Our own temporary files for ``target`` older than this run (a killed write's leftovers):
+    each folder listed once a process (a folder of a thousand copies was listed a thousand times)."""
+    with _STALE_LOCK:
+        folder = _STALE.get(target.parent)
+        if folder is None:
+            folder = _STALE[target.parent] = _stale_temporaries(target.parent)
+        leftovers = folder.pop(target.name, [])
+    for q in leftovers:
+        try:
+            q.unlink(missing_ok=True)
+        except OSError:
+            continue
+
+
+#: per folder written to in this process, our temporaries older than the run not yet removed
+_STALE: dict[Path, dict[str, list[Path]]] = {}
+_STALE_LOCK = threading.Lock()
 
 
 def _stale_temporaries(folder: Path) -> dict[str, list[Path]]:

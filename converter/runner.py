@@ -320,9 +320,18 @@ class _Worker:
 
     @classmethod
     def start(cls, ctx, task: Task, limits: Limits) -> "_Worker":
+        import gc
+
         parent, child = ctx.Pipe()
         process = ctx.Process(target=_serve, args=(child, task, limits), daemon=True)
-        process.start()
+        # Everything built so far (the prewarmed readers, engines and validators) is set aside
+        # from the collector for the forked worker: its collections would otherwise walk those
+        # objects and copy every page they touch (copy on write), for nothing.
+        gc.freeze()
+        try:
+            process.start()
+        finally:
+            gc.unfreeze()
         child.close()
         return cls(process, parent)
 

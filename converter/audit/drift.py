@@ -183,17 +183,18 @@ def _unchanged_sheets(package: Package, fmap: FormulaMap,
         masters: dict[bytes, tuple[int, int, str]] = {}  # a shared formula's index → its first cell
         runs: dict[tuple[int, int], bytes] = {}  # a run's first cell, holding our text → its cells' element
         pos = 0
-        for row, col, tag, written, text, expected, first in wanted:
+        for row, col, tag, entry, i, first in wanted:
             at = data.find(tag, pos)
             end = data.find(b">", at) if at >= 0 else -1
             if end < 0:
                 break
             body = end + 1
             pos = end
+            if first is not None and first in runs and data.startswith(runs[first], body):
+                continue
+            written = entry.written(i)
             if data.startswith(b"<f>", body) and data.startswith(written, body + 3) \
                     and data.startswith(b"</f>", body + 3 + len(written)):
-                continue
-            if first is not None and first in runs and data.startswith(runs[first], body):
                 continue
             if data.startswith(b'<f t="shared" ref="', body):
                 head_end = data.find(b">", body)
@@ -201,9 +202,9 @@ def _unchanged_sheets(package: Package, fmap: FormulaMap,
                 if index and data.startswith(written, head_end + 1) \
                         and data.startswith(b"</f>", head_end + 1 + len(written)):
                     runs[(row, col)] = b'<f t="shared" si="%s"/>' % index.group(1)
-                    masters[index.group(1)] = (row, col, text)
+                    masters[index.group(1)] = (row, col, entry.formula(i))
                     continue
-            if _formula_at(data, body, row, col, masters) != expected:
+            if _formula_at(data, body, row, col, masters) != entry.expected(i):
                 break
         else:
             clean.add(sheet)
@@ -243,31 +244,19 @@ def _moved(formula: str, rows: int, columns: int) -> str:
 
 
 @lru_cache(maxsize=None)
-def _written_cells(template: str) -> dict[str, list[tuple[int, int, bytes, bytes, str, str, tuple[int, int] | None]]]:
+def _written_cells(template: str) -> dict[str, list[tuple[int, int, bytes, Entry, int, tuple[int, int] | None]]]:
     """Per sheet of ``template``'s map, in sheet order, each computed cell's row and column, its
-    start (``<c r="D9"``), its formula's text as our writer writes it (escaped, and decoded), the formula in
-    normal form (for a cell written otherwise), and the first cell of the shared run our writer
-    puts it in (None for a run's first cell or a formula of its own): the cells above it in its
-    column down to that first one each hold the first one's formula moved to them."""
-    cells: dict[str, list[tuple[int, int, bytes, str]]] = {}
+    start (``<c r="D9"``), its entry and row in it, and for a later row of an entry that repeats
+    a pattern down its column, the entry's first cell: our writer writes those rows as one shared
+    formula (each is the first row's formula moved down to it); None for any other cell. The
+    formulas themselves are made only where a cell is looked at by its text."""
+    cells: dict[str, list[tuple[int, int, Entry, int, tuple[int, int] | None]]] = {}
     for entry in formula_map(template).entries:
-        cells.setdefault(entry.sheet, []).extend((entry.row + i, entry.col, entry.written(i), entry.expected(i))
-                                                 for i in range(entry.rows))
-    out: dict[str, list[tuple[int, int, bytes, bytes, str, str, tuple[int, int] | None]]] = {}
-    for sheet, found in cells.items():
-        first: dict[tuple[int, int], tuple[int, int] | None] = {}
-        by_cell = {(row, col): written for row, col, written, _ in found}
-        for row, col in sorted(by_cell, key=lambda c: (c[1], c[0])):
-            above = first.get((row - 1, col), ()) if (row - 1, col) in by_cell else ()
-            start = (row - 1, col) if above is None else above
-            if start and translate(decoded_formula(by_cell[start]), row - start[0], 0) == decoded_formula(by_cell[(row, col)]):
-                first[(row, col)] = start
-            else:
-                first[(row, col)] = None
-        out[sheet] = [(row, col, b'<c r="%s%d"' % (column_letters(col).encode(), row + 1), written,
-                       decoded_formula(written), expected, first[(row, col)])
-                      for row, col, written, expected in sorted(found, key=lambda c: (c[0], c[1]))]
-    return out
+        cells.setdefault(entry.sheet, []).extend(
+            (entry.row + i, entry.col, entry, i, (entry.row, entry.col) if i else None) for i in range(entry.rows))
+    return {sheet: [(row, col, b'<c r="%s%d"' % (column_letters(col).encode(), row + 1), entry, i, first)
+                    for row, col, entry, i, first in sorted(found, key=lambda c: (c[0], c[1]))]
+            for sheet, found in cells.items()}
 
 
 def _findings(path: Path, fmap: FormulaMap, drifts: list[_Drift], document: Mapping[str, Any] | None,

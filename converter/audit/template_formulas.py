@@ -43,7 +43,7 @@ class Entry:
 
     def formula(self, index: int = 0, rows: int = 0, columns: int = 0) -> str:
         """The ``index``-th cell's formula, moved ``rows`` down and ``columns`` right."""
-        return translate(self.pattern, index + rows, columns)
+        return _formula(self.pattern, index + rows, columns)
 
     def expected(self, index: int = 0, rows: int = 0, columns: int = 0) -> str:
         """:meth:`formula` in normal form (cached: every workbook of a folder asks the same)."""
@@ -55,16 +55,21 @@ class Entry:
         return _written(self.pattern, index + rows, columns)
 
 
+@lru_cache(maxsize=16384)  # every workbook of a folder asks the same
+def _formula(pattern: str, rows: int, columns: int) -> str:
+    return translate(pattern, rows, columns)
+
+
 @lru_cache(maxsize=16384)
 def _expected(pattern: str, rows: int, columns: int) -> str:
-    return normal(translate(pattern, rows, columns))
+    return normal(_formula(pattern, rows, columns))
 
 
 @lru_cache(maxsize=16384)
 def _written(pattern: str, rows: int, columns: int) -> bytes:
     from xml.sax.saxutils import escape
 
-    return escape(translate(pattern, rows, columns)).encode("utf-8")
+    return escape(_formula(pattern, rows, columns)).encode("utf-8")
 
 
 @dataclass(frozen=True)

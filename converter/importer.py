@@ -19,13 +19,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from .check import CheckReport, FileReport, check_source
-from .check.checker import ordered, run_set_checks
+from .check.checker import ordered
 from .core.findings import Finding, Severity
 from .core.source import UNREADABLE, Origin
 from .io.files import AtomicWrites, Inputs, dump_document, write_atomic
 from .io.sources import expand_paths
 from .legacy.profile import Profile
 from .legacy.sources import SUFFIXES, ImportRecord, read_import
+from .check.set_store import SetStore, run_all_set_checks
 from .runner import Limits, Task, run_in_workers, share_readings, slimmed
 
 REPORT_NAME = "import-report.json"
@@ -237,6 +238,7 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
     entries: list[Entry] = []
     waiting: deque[tuple[Entry, list[Any]]] = deque()  # entries whose files are being written
     spool = _Spool() if streamed else None
+    kept = SetStore() if streamed else None
     shared: dict[str, Any] = {}
     emitted = 0
 
@@ -252,6 +254,7 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
             if streamed:
                 share_readings(entry.report, shared)
                 entry.report.findings = [_TALLY[f.level] for f in entry.report.findings]
+                kept.keep(entry.report)  # what a set check reads waits on disk
 
     def emit(got: Prepared) -> None:
         entry, futures = got.entry, []
@@ -288,7 +291,7 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
         finish(block=True)
     del files  # thousands of paths, not needed past here (the entries name their files)
     check = CheckReport([e.report for e in entries], options=options)
-    run_set_checks(check)
+    run_all_set_checks(check, kept)
     report = ImportReport(entries, check)
     if out is not None:
         if spool is not None:

@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .check import CheckReport, FileReport, check_source
-from .check.checker import run_set_checks
-from .check.set_store import SetStore
+from .check.set_store import SetStore, run_all_set_checks
 from .core.findings import Finding
 from .core.source import UNREADABLE, Origin
 from .io import expand_paths, read_source
@@ -110,12 +109,7 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
         for i in in_process:
             local(i)
     report = CheckReport([r for r in reports if r is not None], options=options)
-    if kept is not None:
-        kept.run_set_checks(report)
-    run_set_checks(report)
-    if kept is not None:  # in input order, as one pass over every file gives them
-        order = {fr.path: i for i, fr in enumerate(report.files)}
-        report.set_findings.sort(key=lambda item: order.get(item[0], len(order)))
+    run_all_set_checks(report, kept)
     return report
 
 

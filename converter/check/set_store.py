@@ -81,3 +81,15 @@ class SetStore:
             self._file = None
         self._sets.clear()
         self._stored.clear()
+
+
+def run_all_set_checks(report: CheckReport, kept: SetStore | None) -> None:
+    """A run's set checks: those of the sets ``kept`` on disk (one at a time), then those of the
+    reports still whole in memory; the findings in input order, as one pass over every file
+    gives them."""
+    if kept is not None:
+        kept.run_set_checks(report)
+    run_set_checks(report)
+    if kept is not None:
+        order = {fr.path: i for i, fr in enumerate(report.files)}
+        report.set_findings.sort(key=lambda item: order.get(item[0], len(order)))

@@ -64,6 +64,17 @@ def test_every_sample_becomes_named_documents_with_report_and_roster(imported) -
                                                 "unmapped"}
     assert openpyxl.load_workbook(out / "roster.xlsx").active.max_row == 15
     assert report.exit_code == 1  # one file could not be imported
+    # roster.xlsx holds, cell for cell, what pandas' own to_excel writes of the roster
+    import io
+
+    frame = report.roster()
+    theirs = io.BytesIO()
+    frame.to_excel(theirs, index=False, sheet_name="roster", engine="xlsxwriter")
+    ours, pandas_book = openpyxl.load_workbook(out / "roster.xlsx"), openpyxl.load_workbook(theirs)
+    assert ours.sheetnames == pandas_book.sheetnames == ["roster"]
+    assert [[c.value for c in r] for r in ours.active.iter_rows()] == \
+        [[c.value for c in r] for r in pandas_book.active.iter_rows()]
+    assert any(c.value is None for r in ours.active.iter_rows(min_row=2) for c in r)  # missing values: empty
 
 
 def test_a_written_total_is_kept_to_show_the_old_arithmetic(imported) -> None:

@@ -124,18 +124,16 @@ class NameKey:
         the stage before's cell after it. The last stage's result is the key."""
         if self.excel_width != "fold":
             return self.excel(ref)
-        expr = ref
-        for old, new in self._stage_steps(k):
-            expr = f"SUBSTITUTE({expr},{_excel_string(old)},{_excel_string(new)})"
-        if k == self.excel_stages() - 1 and self.fold_case:
-            expr = f"UPPER({expr})"
-        return expr
+        before, after = _stage_frame(self._stage_steps(k), k == self.excel_stages() - 1 and self.fold_case)
+        return before + ref + after
 
     def excel_stage_values(self, value: object) -> list[str]:
         """What each stage computes for a cell holding ``value`` (the stage cells' cached results)."""
         if self.excel_width != "fold":
             return [self.excel_value(value)]
         text, out = _cell_text(value), []
+        if not text:  # an empty name's cell: every stage is empty (most of a sheet's rows)
+            return [""] * self.excel_stages()
         for k in range(self.excel_stages()):
             for old, new in self._stage_steps(k):
                 text = text.replace(old, new)
@@ -150,6 +148,15 @@ def _cell_text(value: object) -> str:
     if value is None:
         return ""
     return value if isinstance(value, str) else _number_text(value)
+
+
+@lru_cache(maxsize=None)
+def _stage_frame(steps: tuple[tuple[str, str], ...], upper: bool) -> tuple[str, str]:
+    """What a stage's formula writes before and after the cell it reads (built once: a sheet
+    writes the same stage for every name of a column)."""
+    before = "SUBSTITUTE(" * len(steps)
+    after = "".join(f",{_excel_string(old)},{_excel_string(new)})" for old, new in steps)
+    return ("UPPER(" + before, after + ")") if upper else (before, after)
 
 
 def _excel_string(text: str) -> str:

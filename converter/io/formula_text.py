@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Callable
 
 from .xlsx_package import EXCEL_COLUMNS, EXCEL_ROWS, column_index, column_letters
 
@@ -87,6 +88,40 @@ def translate(formula: str, rows: int, columns: int) -> str:
         return _REF.sub(cell, text)
 
     return _outside_strings(formula, lambda part: _quoted_sheets_apart(part, edit))
+
+
+def row_mover(formula: str) -> Callable[[int], str] | None:
+    """``formula`` parsed once into a function giving it moved ``rows`` down, as
+    :func:`translate` (formula, rows, 0) gives it, for comparing a column of formulas with its
+    first one (a long formula's translation is slow, a join is not). None for a formula with a
+    whole-row or whole-column range (translate those)."""
+    refs: list[tuple[str, str, str, int]] = []
+    ranges = False
+
+    def mark(m: re.Match[str]) -> str:
+        col_abs, col, row_abs, row = m.groups()
+        refs.append((col_abs, column_letters(column_index(col.upper())), row_abs, int(row)))
+        return "\0"
+
+    def edit(text: str) -> str:
+        nonlocal ranges
+        if ":" in text and (_COLUMN_RANGE.search(text) or _ROW_RANGE.search(text)):
+            ranges = True
+        return _REF.sub(mark, text)
+
+    pieces = _outside_strings(formula, lambda part: _quoted_sheets_apart(part, edit)).split("\0")
+    if ranges or len(pieces) != len(refs) + 1:
+        return None
+
+    def moved(rows: int) -> str:
+        out = [pieces[0]]
+        for (col_abs, col, row_abs, row), after in zip(refs, pieces[1:]):
+            r = row if row_abs else row + rows
+            out.append(f"{col_abs}{col}{row_abs}{r}" if 1 <= r <= EXCEL_ROWS else "#REF!")
+            out.append(after)
+        return "".join(out)
+
+    return moved
 
 
 @lru_cache(maxsize=8192)  # a template's formulas recur in every sheet of a folder

@@ -27,6 +27,7 @@ from typing import Any
 
 _PATTERN = re.compile(r"(?:\\b|\\S)?([A-Z0-9.]+)\\\($")  # \bNAME\( or \SNAME\(, NAME with . wildcards
 _CALLED = re.compile(r"([A-Z0-9]*)\(")  # each call's maximal run of capitals and digits
+_DIGITS = re.compile(r"[0-9]+")  # a formula moved down differs from its first only in these
 
 
 Patterns = dict[str, tuple[tuple[re.Pattern[str], int], ...]]
@@ -77,7 +78,9 @@ def shared_runs(table: dict[int, dict[int, Any]]) -> dict[str, tuple[int, str | 
     down to it."""
     from xlsxwriter.worksheet import CellFormulaTuple
 
-    from ..io.formula_text import translate
+    from functools import partial
+
+    from ..io.formula_text import row_mover, translate
     from ..io.xlsx_package import column_letters
 
     columns: dict[int, list[tuple[int, str]]] = {}
@@ -100,20 +103,24 @@ def shared_runs(table: dict[int, dict[int, Any]]) -> dict[str, tuple[int, str | 
 
     for col in sorted(columns):
         run: list[int] = []
-        first = ""
+        first, shape, mover = "", "", None
         for row, formula in columns[col]:
-            if run and row == run[-1] + 1 and translate(first, row - run[0], 0) == formula:
-                run.append(row)
-                continue
+            if run and row == run[-1] + 1 and _DIGITS.sub("", formula) == shape:  # only row numbers differ
+                if mover is None:
+                    mover = row_mover(first) or partial(translate, first, columns=0)
+                if mover(row - run[0]) == formula:
+                    run.append(row)
+                    continue
             close(col, run)
-            run, first = [row], formula
+            run, first, shape, mover = [row], formula, _DIGITS.sub("", formula), None
         close(col, run)
     return out
 
 
 @lru_cache(maxsize=1)
-def worksheet_class() -> type:
-    """The worksheet class to give a workbook."""
+def shared_worksheet_class() -> type:
+    """XlsxWriter's worksheet writing a column's repeated formula once (its formulas prepared
+    by XlsxWriter's own method: the baseline of bench/write_sheets.py)."""
     from xlsxwriter.worksheet import Worksheet
 
     class SharedFormulaWorksheet(Worksheet):
@@ -138,10 +145,18 @@ def worksheet_class() -> type:
                 formula = self._escape_data(formula)
                 self.fh.write(f'<c{attr}><f t="shared" ref="{ref}" si="{index}">{formula}</f><v>{result}</v></c>')
 
-    if _name_endings() is None:
-        return SharedFormulaWorksheet
+    return SharedFormulaWorksheet
 
-    class FastFormulaWorksheet(SharedFormulaWorksheet):
+
+@lru_cache(maxsize=1)
+def worksheet_class() -> type:
+    """The worksheet class to give a workbook: shared formulas, and the faster preparation of
+    formulas where the installed XlsxWriter's patterns could be read."""
+    shared = shared_worksheet_class()
+    if _name_endings() is None:
+        return shared
+
+    class FastFormulaWorksheet(shared):
         """A worksheet whose formulas skip the substitutions none of their calls can match."""
 
         def _prepare_formula(self, formula: str, expand_future_functions: bool = False) -> Any:

@@ -215,3 +215,16 @@ def test_a_run_is_its_first_formula_moved(formula: str, top: int, length: int) -
     runs = shared_runs(_table(cells))
     assert runs.get(f"A{top + 1}") == (0, f"A{top + 1}:A{top + length}")
     assert len(runs) == length
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_REF_PIECES | st.sampled_from(["a1", "$b$2", "ZZ9", "XFD1048576", "A1048570", ":", "!"]),
+                min_size=1, max_size=10).map("".join), st.integers(1, 40))
+def test_a_row_mover_moves_as_translate_does(formula: str, rows: int) -> None:
+    """The parsed-once mover the writer compares a column with gives translate's text exactly
+    (off the grid #REF!, lower-case letters as translate writes them), or declines."""
+    from converter.io.formula_text import row_mover, translate
+
+    mover = row_mover(formula)
+    if mover is not None:
+        assert mover(rows) == translate(formula, rows, 0)

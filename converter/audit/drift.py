@@ -21,9 +21,9 @@ from typing import Any, Mapping
 
 from ..core.findings import Finding
 from ..io.xlsx_package import Area, Package, column_letters, open_package
-from ..io.formula_text import masked, normal, translate
+from ..io.formula_text import masked, normal
 from .sheet_formulas import SharedStrings, SheetFormulas, decoded_formula
-from .template_formulas import Entry, FormulaMap, formula_map
+from .template_formulas import Entry, FormulaMap, formula_map, moved_normal
 
 TEMPLATE_NAME = "mechasheet.template"
 
@@ -228,19 +228,13 @@ def _formula_at(data: bytes, at: int, row: int, col: int, masters: dict[bytes, t
         return None
     if data[head_end - 1:head_end] == b"/":  # a later cell of the run
         master = masters.get(index.group(1))
-        return None if master is None else _moved(master[2], row - master[0], col - master[1])
+        return None if master is None else moved_normal(master[2], row - master[0], col - master[1])
     close = data.find(b"</f>", head_end)
     if close < 0:
         return None
     text = decoded_formula(data[head_end + 1:close])
     masters[index.group(1)] = (row, col, text)
     return normal(text)
-
-
-@lru_cache(maxsize=8192)  # a template's shared runs recur in every sheet of a folder
-def _moved(formula: str, rows: int, columns: int) -> str:
-    """The normal form of ``formula`` moved ``rows`` down and ``columns`` right."""
-    return normal(translate(formula, rows, columns))
 
 
 @lru_cache(maxsize=None)

@@ -47,7 +47,7 @@ class Entry:
 
     def expected(self, index: int = 0, rows: int = 0, columns: int = 0) -> str:
         """:meth:`formula` in normal form (cached: every workbook of a folder asks the same)."""
-        return _expected(self.pattern, index + rows, columns)
+        return moved_normal(self.pattern, index + rows, columns)
 
     def written(self, index: int = 0, rows: int = 0, columns: int = 0) -> bytes:
         """:meth:`formula` as our writer puts it in the sheet's XML: a cell holding exactly
@@ -61,8 +61,10 @@ def _formula(pattern: str, rows: int, columns: int) -> str:
 
 
 @lru_cache(maxsize=16384)
-def _expected(pattern: str, rows: int, columns: int) -> str:
-    return normal(_formula(pattern, rows, columns))
+def moved_normal(formula: str, rows: int, columns: int) -> str:
+    """``formula`` moved ``rows`` down and ``columns`` right, in normal form (a template's
+    cells, a shared formula's later cells: every workbook of a folder asks the same)."""
+    return normal(_formula(formula, rows, columns))
 
 
 @lru_cache(maxsize=16384)
@@ -174,7 +176,7 @@ def _run(formulas: list[str]) -> tuple[str, int] | None:
     if pattern is None:
         return None
     rows = 2
-    while rows < len(formulas) and _expected(pattern, rows, 0) == normal(formulas[rows]):
+    while rows < len(formulas) and moved_normal(pattern, rows, 0) == normal(formulas[rows]):
         rows += 1
     return pattern, rows
 

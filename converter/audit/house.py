@@ -32,7 +32,8 @@ import fnmatch
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
-from typing import Any, Iterable, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterable
 
 from ..core.errors import InputError
 

@@ -6,7 +6,8 @@ The checks never raise on a malformed value: they read it with these and report 
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 
 def as_int(value: Any) -> int | None:

@@ -6,7 +6,8 @@ Standard library only.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterator
 
 
 def pointer(*parts: str | int) -> str:

@@ -3,7 +3,8 @@ each the engine's derived roll for that weapon (「[２ｄ＋壊し屋＋出力�
 a shield's 耐久 as a resource (「受け」 lowers the shield's 耐久 first)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .model import Line, Piece, Status, roll_addend
 from .pieces import Reading

@@ -3,7 +3,8 @@
 ``effective_accuracy`` and ``effective_damage`` (パワー, beam +5 already applied)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .model import Line, Piece, Status, roll_expression, signed
 from .pieces import Reading

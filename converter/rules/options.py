@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import functools
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Mapping
+from typing import Any, Callable, Iterable
 
 from ..core.errors import RuleOptionError
 from ..core.evaluation import Evaluation

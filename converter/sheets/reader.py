@@ -122,7 +122,8 @@ def read_table(rd: CellReader, table: Table, keep_blank: bool = False) -> list[A
     with ``keep_blank``, so that sheet row n stays item n)."""
     rows: list[Any] = []
     beyond = None  # the first filled row past the template's rows (rows inserted into the table)
-    for i in range(rd.rows(table)):
+    count = rd.rows(table)
+    for i in range(count) if keep_blank else rd.filled_rows(table, count):
         row = _read_row(rd, table, i, i if keep_blank else len(rows))
         if row or keep_blank:
             rows.append(row)

@@ -12,9 +12,9 @@ import datetime as dt
 import io
 import json
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..core.errors import OutputError
 from ..core.pointers import get, pointer

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterable, Iterator
 
 from ...core.findings import Finding, Severity
 from ...core import pointers

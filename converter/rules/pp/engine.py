@@ -6,7 +6,8 @@ price yields a finding and is skipped, so a schema error never hides the other f
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterable
 
 from ...core.pointers import pointer
 from ..options import evaluates

@@ -13,7 +13,8 @@ import re
 import tomllib
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, Iterable, Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterable, Iterator
 
 from ...core.errors import InputError
 from ...core.names import NameKey

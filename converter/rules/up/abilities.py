@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.coerce import as_int as _int
 from ...core.evaluation import Evaluation, round_half_up

@@ -8,7 +8,8 @@ own total, that is its computed total without its transformation line, and a typ
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping
+from typing import Any, Sequence
 
 from ...core.evaluation import Evaluation
 from ...core.findings import Finding

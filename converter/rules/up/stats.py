@@ -8,7 +8,8 @@ Each ``price_*`` adds the lines of its topic to the unit's :class:`Evaluation`; 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.coerce import as_int as _int
 from ...core.evaluation import Evaluation, round_half_up

@@ -9,7 +9,8 @@ Standard library only.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.coerce import as_int as _int
 from ...core.evaluation import Evaluation, round_half_up

@@ -7,7 +7,8 @@ the 1/5 cap, and the values a sheet shows for a weapon (ダメージ, 命中修�
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.coerce import as_int as _int
 from ...core.evaluation import Evaluation, Roll, round_half_up

@@ -16,7 +16,8 @@ from __future__ import annotations
 import dataclasses
 import json
 from functools import cached_property
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.errors import OutputError
 from ...core.evaluation import Evaluation

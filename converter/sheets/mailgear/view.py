@@ -10,7 +10,8 @@ mechanism of ``sheets/kept.py`` keeps the difference in the data sheet.
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.errors import OutputError
 from ...rules.mailgear.tables import tables

@@ -7,7 +7,8 @@ specializations each, combat boost, 特技, budget and totals, and the initiativ
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.coerce import as_int
 from ...core.errors import OutputError

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...core.errors import OutputError
 from ...core.evaluation import Evaluation

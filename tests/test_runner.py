@@ -122,6 +122,40 @@ def test_a_sheet_reaching_far_is_refused_from_the_native_figures(tmp_path) -> No
         assert f.code == "INPUT_TOO_LARGE" and "ユニット!Z100000" in f.params["detail"], (natively, f.params)
 
 
+@pytest.mark.parametrize("how", ["deflated", "long-extra", "late-root", "stored"])
+def test_a_dtd_in_a_sheet_read_natively_first_is_refused(tmp_path, how: str) -> None:
+    """A sheet handed to the native reader unscanned has its prolog read first, however its
+    zip entry is laid out: a DTD there is refused, naming the part (the quick path reads a
+    deflated part's head itself; a stored one goes through zipfile)."""
+    import zipfile
+
+    from converter.io import xlsx_package
+    from converter.io.sources import read_source
+
+    part = "xl/worksheets/sheet1.xml"
+    with zipfile.ZipFile(SAMPLES / "up" / "m-mobile-suit.xlsx") as zf:
+        parts = {i: zf.read(i) for i in zf.infolist()}
+    path = tmp_path / f"dtd-{how}.xlsx"
+    with zipfile.ZipFile(path, "w") as out:
+        for info, data in parts.items():
+            fresh = zipfile.ZipInfo(info.filename, info.date_time)
+            fresh.compress_type = zipfile.ZIP_STORED if how == "stored" else zipfile.ZIP_DEFLATED
+            if info.filename == part:
+                declaration, _, rest = data.partition(b"?>")
+                comment = b"<!--" + os.urandom(3000).hex().encode() + b"-->" if how == "late-root" else b""
+                data = declaration + b"?>" + comment + b'<!DOCTYPE x [<!ENTITY e "e">]>' + rest
+                if how == "long-extra":  # the data begins past what a first read of the header takes
+                    fresh.extra = b"\xfe\xca" + (2000).to_bytes(2, "little") + bytes(2000)
+            out.writestr(fresh, data)
+    xlsx_package.read_natively_first(True)
+    try:
+        source = read_source(path)
+    finally:
+        xlsx_package.read_natively_first(False)
+    assert [(f.code, f.params.get("detail")) for f in source.findings] == [
+        ("INPUT_DAMAGED", f"{part}: <!DOCTYPE>")]
+
+
 def test_reports_arrive_in_input_order_and_agree_across_jobs(tmp_path) -> None:
     """on_report sees every file in input order; 1 and 2 jobs give the same reports."""
     folder = _folder(tmp_path, {})

@@ -10,8 +10,11 @@ is an error that names the file and the limit, never a silent cut.
 """
 from __future__ import annotations
 
+import os
 import re
+import struct
 import zipfile
+import zlib
 from functools import lru_cache
 from html import unescape
 from dataclasses import dataclass, field
@@ -55,6 +58,9 @@ class Area:
     left: int
     bottom: int
     right: int
+    # Each ``a1`` text made once: an Area is shared by every workbook of one template version
+    # (``_workbook_part``), whose reader asks the same cells' texts file after file.
+    _texts: dict[int, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def rows(self) -> int:
@@ -66,8 +72,10 @@ class Area:
 
     def a1(self, index: int = 0) -> str:
         """``Sheet!C12`` of the ``index``-th cell down the first column (for findings)."""
-        row, col = self.cell(index)
-        return f"{self.sheet}!{column_letters(col)}{row + 1}"
+        text = self._texts.get(index)
+        if text is None:
+            text = self._texts[index] = f"{self.sheet}!{column_letters(self.left)}{self.top + index + 1}"
+        return text
 
 
 @dataclass
@@ -267,6 +275,10 @@ def _check_entries(zf: zipfile.ZipFile, p: Path) -> None:
 def _check_prolog(zf: zipfile.ZipFile, name: str, p: Path) -> None:
     """A part only the native reader parses: no DTD in its prolog (where XML allows one; the
     native reader expands no entities, so the prolog is where a bomb would have to start)."""
+    head = _deflated_head(zf, name)
+    if head is not None:
+        refuse_dtd(head, p, name)
+        return
     try:
         with zf.open(name) as fh:  # read up to the root element (a few dozen bytes in practice)
             head = fh.read(PROLOG_CHUNK)
@@ -280,6 +292,46 @@ def _check_prolog(zf: zipfile.ZipFile, name: str, p: Path) -> None:
     except RuntimeError as exc:
         raise PackageError(f"{p}: part {name} is encrypted", "INPUT_ENCRYPTED", name) from exc
     refuse_dtd(head, p, name)
+
+
+def _deflated_head(zf: zipfile.ZipFile, name: str) -> bytes | None:
+    """The first bytes of a deflated part up to its root element, read with one ``pread`` from
+    its local header on: a sheet's prolog is checked before each native read, and zipfile's own
+    opening of a member (its seeks and file objects) cost more than the check. None when the part
+    is not simply deflated in a real file, or anything looks off: then zipfile reads it, and
+    names what is wrong."""
+    info = zf.NameToInfo.get(name)
+    if info is None or info.compress_type != zipfile.ZIP_DEFLATED or info.flag_bits & 0x1:
+        return None
+    try:
+        fd = zf.fp.fileno()
+        want = min(info.compress_size, PROLOG_CHUNK)
+        local = os.pread(fd, _LOCAL_HEADER.size + 512 + want, info.header_offset)
+    except (AttributeError, OSError, ValueError):
+        return None
+    if len(local) < _LOCAL_HEADER.size or not local.startswith(ZIP_MAGIC):
+        return None
+    name_length, extra_length = _LOCAL_HEADER.unpack_from(local)[-2:]
+    start = _LOCAL_HEADER.size + name_length + extra_length
+    inflate = zlib.decompressobj(-15)
+    try:
+        first = local[start:start + want]
+        if len(first) < want:  # a long name or extra field: the data begins past what was read
+            first = os.pread(fd, want, info.header_offset + start)
+        head = inflate.decompress(first, PROLOG_BYTES)
+        done = want
+        while len(head) < PROLOG_BYTES and not _ROOT_START.search(head) and done < info.compress_size:
+            more = os.pread(fd, PROLOG_CHUNK, info.header_offset + start + done)
+            if not more:
+                break
+            done += len(more)
+            head += inflate.decompress(more, PROLOG_BYTES - len(head))
+    except (zlib.error, OSError):
+        return None
+    return head
+
+
+_LOCAL_HEADER = struct.Struct("<4s5H3L2H")  # a zip entry's local header (its name and extra follow)
 
 
 def refuse_dtd(data: bytes, p: Path, name: str) -> None:

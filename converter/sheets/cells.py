@@ -91,13 +91,26 @@ class NamedCells:
 
     def raw(self, name: str, index: int | None = None) -> Any:
         area = self.names.get(name)
-        if area is None or (index is not None and index >= area.rows):
+        if area is None:
             return None
-        row, col = area.cell(index or 0)
-        grid = self.grid(area.sheet)
-        if row >= len(grid) or col >= len(grid[row]):
+        return self.raw_at(area, index)
+
+    def raw_at(self, area: Any, index: int | None = None) -> Any:
+        """The value of the ``index``-th cell of ``area`` (None when blank or past its end)."""
+        if index is None:
+            index = 0
+        elif index >= area.bottom - area.top + 1:
             return None
-        value = grid[row][col]
+        grid = self._grids.get(area.sheet)
+        if grid is None:
+            grid = self.grid(area.sheet)
+        row = area.top + index
+        if row >= len(grid):
+            return None
+        cells = grid[row]
+        if area.left >= len(cells):
+            return None
+        value = cells[area.left]
         return None if value == "" else value
 
     def length(self, name: str) -> int:
@@ -128,6 +141,8 @@ class CellReader:
         self._reported: set[str] = set()  # damaged names and deleted sheets already named
         self._usable: set[str] = set()
         self._columns: dict[str, list[tuple[list[list[Any]], int, int]]] = {}
+        # cells read straight from their area (not through a reader of its own: the Excel functions')
+        self._direct = isinstance(named, NamedCells) and type(named).raw is NamedCells.raw
 
     def raw(self, name: str, index: int | None = None) -> Any:
         return self.named.raw(name, index)
@@ -142,6 +157,19 @@ class CellReader:
                 if v is not None and v != "" and not (isinstance(v, str) and not v.strip()):
                     return False
         return True
+
+    def filled_rows(self, table, count: int) -> list[int]:
+        """The indices below ``count`` of the table's rows with an input cell not blank (nor only
+        spaces), in order: each column looked at once, not row by row (most rows are empty)."""
+        filled: set[int] = set()
+        for grid, top, left in self._input_cells(table):
+            for r in range(top, min(top + count, len(grid))):
+                cells = grid[r]
+                if left < len(cells):
+                    v = cells[left]
+                    if v is not None and v != "" and not (isinstance(v, str) and not v.strip()):
+                        filled.add(r - top)
+        return sorted(filled)
 
     def _input_cells(self, table) -> list[tuple[list[list[Any]], int, int]]:
         """(grid, top row, column) of each input column of ``table``, wherever its name now is."""
@@ -189,12 +217,15 @@ class CellReader:
 
     def value(self, name: str, kind: str, pointer: str, *, index: int | None = None,
               list_id: str | None = None) -> Any:
-        if not self.usable(name, pointer):
+        if name not in self._usable and not self.usable(name, pointer):
             return None
-        raw = self.raw(name, index)
-        cell = self.cell_of(name, index)
-        if cell:
-            self.cells.setdefault(pointer, cell)
+        area = self.named.names.get(name) if self._direct else None
+        if area is None:  # a reader of its own (the Excel functions' grids), or no such name
+            raw, cell = self.raw(name, index), self.cell_of(name, index)
+        else:
+            raw, cell = self.named.raw_at(area, index), area.a1(index or 0)
+        if cell and pointer not in self.cells:
+            self.cells[pointer] = cell
         if raw is None or (isinstance(raw, str) and not raw.strip()):
             return None
         if kind in ("text", "suggest"):

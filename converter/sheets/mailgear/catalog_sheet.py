@@ -17,7 +17,8 @@ import copy
 import dataclasses
 import json
 from dataclasses import dataclass
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...io.context import catalog_from
 from ...rules.mailgear.catalog import Catalog, TABLES
@@ -399,17 +400,21 @@ class CatalogSheet:
         area = named.destination("catalog.name")
         if area is None:
             return None
-        names = tuple(sorted((n, a) for n, a in named.names.items() if n.startswith("catalog.")))
-        # every sheet its names point into (the catalog sheet; the ranges an Excel function was given)
-        key = (tuple(tuple(map(tuple, named.grid(s))) for s in sorted({a.sheet for _, a in names})), names)
+        names = sorted((n, a.sheet, a.top, a.left, a.bottom, a.right)
+                       for n, a in named.names.items() if n.startswith("catalog."))
+        # every sheet its names point into (the catalog sheet; the ranges an Excel function was
+        # given), compared as they are: a catalog sheet is thousands of cells, which turning into a
+        # hashable key cost more than the read it saved
+        grids = [named.grid(s) for s in sorted({a[1] for a in names})]
         source = f"{named.path}#{self.sheet}"
-        if key in _READ:
-            cat = _READ[key]
-            return None if cat is None else dataclasses.replace(cat, source=source)
+        for i, (seen_names, seen_grids, cat) in enumerate(_READ):
+            if seen_names == names and seen_grids == grids:
+                if i:
+                    _READ.insert(0, _READ.pop(i))
+                return None if cat is None else dataclasses.replace(cat, source=source)
         cat = self._read(rd, source)
-        if len(_READ) >= 16:
-            _READ.pop(next(iter(_READ)))
-        _READ[key] = cat
+        _READ.insert(0, (names, grids, cat))
+        del _READ[16:]
         return cat
 
     def _read(self, rd, source: str) -> Catalog | None:
@@ -501,8 +506,8 @@ class CatalogSheet:
         return out
 
 
-# catalog sheets already read: (its cells, its names) → the Catalog (or None)
-_READ: dict[tuple, Catalog | None] = {}
+# catalog sheets already read, the latest first: (its names, its sheets' cells, the Catalog or None)
+_READ: list[tuple[list[tuple], list[list[list[Any]]], Catalog | None]] = []
 
 
 def _convert(conv, raw: Any, col: CatalogColumn, cell: str) -> Any:

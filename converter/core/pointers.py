@@ -30,6 +30,8 @@ def parse(ptr: str) -> list[str]:
     """The unescaped parts of ``ptr`` (``"/a~1b/0"`` → ``["a/b", "0"]``); ``""`` → ``[]``."""
     if not ptr:
         return []
+    if "~" not in ptr:  # nearly every pointer: nothing escaped
+        return ptr.split("/")[1:]
     return [p.replace("~1", "/").replace("~0", "~") for p in ptr.split("/")[1:]]
 
 

@@ -297,13 +297,33 @@ class CellReader:
         return str(raw)
 
     def to_enum(self, raw: Any, list_id: str, pointer: str, cell: str) -> Any:
-        items = self.lists.get(list_id, [])
         if isinstance(raw, float) and raw.is_integer():
             raw = int(raw)
-        key = nfkc(str(raw)).lower()
-        for value, label in items:
-            if key in (nfkc(label).lower(), nfkc(str(value)).lower()):
-                return value
+        value = self._choices(list_id).get(nfkc(str(raw)).lower(), _UNLISTED)
+        if value is not _UNLISTED:
+            return value
+        items = self.lists.get(list_id, [])
         self.findings.append(Finding("SHEET_ENUM_UNKNOWN", pointer,
                                      {"value": raw, "choices": [label for _, label in items]}, cell))
         return raw
+
+    def _choices(self, list_id: str) -> dict[str, Any]:
+        """A list's choices by how a typed label or value compares (NFKC, lower case), the first
+        item winning where two compare alike; built once per list and set of lists."""
+        key = (id(self.lists), list_id)
+        found = _CHOICES.get(key)
+        if found is None or found[0] is not self.lists:
+            table: dict[str, Any] = {}
+            for value, label in reversed(self.lists.get(list_id, [])):
+                table[nfkc(str(value)).lower()] = value
+                table[nfkc(label).lower()] = value
+            if len(_CHOICES) >= 256:  # lists made per call (the Excel functions' empty ones)
+                _CHOICES.clear()
+            found = _CHOICES[key] = (self.lists, table)
+        return found[1]
+
+
+_UNLISTED = object()
+#: (id of a sheet's lists, list id) → (those lists, the choices by key): a sheet's lists are
+#: built once per process (``SystemSheet.lists``), so this holds a few dozen tables
+_CHOICES: dict[tuple[int, str], tuple[Any, dict[str, Any]]] = {}

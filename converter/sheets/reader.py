@@ -11,6 +11,7 @@ from __future__ import annotations
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -172,6 +173,44 @@ def _read_options(rd: CellReader, system: str) -> tuple[dict[str, str], dict[str
     return options, cells
 
 
+_EFFECT_KINDS = {"effect_flag": "bool", "effect_bool": "bool", "effect_level": "int", "effect_text": "text"}
+
+
+@dataclass(frozen=True, slots=True)
+class _ColumnPlan:
+    """How one input column of a table is read into its row object, worked out once per table
+    (a folder's sheets read the same tables thousands of times)."""
+
+    name: str  # its defined name
+    kind: str  # the cell's kind as the reader converts it
+    list_id: str | None
+    place: str  # "effect", "bonus" or "row"
+    suffix: str  # the pointer below the row: "/effects", or its key path
+    key: tuple[str, ...]  # effect: (id, field?); bonus: (n, field); row: the key path's parts
+    flag: bool = False  # an effect's tick box: unticked (False) means no such effect
+
+
+@lru_cache(maxsize=256)
+def _row_plan(table: Table) -> tuple[_ColumnPlan, ...]:
+    plan = []
+    for col in table.columns:
+        if col.computed:
+            continue
+        name = table.column_name(col.key)
+        if col.kind.startswith("effect_"):
+            _, eid, *rest = col.key.split(".")
+            plan.append(_ColumnPlan(name, _EFFECT_KINDS[col.kind], None, "effect", "/effects",
+                                    (eid, *rest[:1]), col.kind == "effect_flag"))
+        elif col.key.startswith("bonuses."):
+            _, n, fld = col.key.split(".")
+            plan.append(_ColumnPlan(name, "stat_list" if fld == "stats" else "int", "pilot_stats",
+                                    "bonus", "/" + col.key.replace(".", "/"), (n, fld)))
+        else:
+            plan.append(_ColumnPlan(name, col.kind, col.list, "row", "/" + col.key.replace(".", "/"),
+                                    tuple(col.key.split("."))))
+    return tuple(plan)
+
+
 def _read_row(rd: CellReader, table: Table, i: int, at: int) -> dict[str, Any] | None:
     """Sheet row ``i`` as the object at index ``at`` of its list (blank rows above are left
     out, so later rows' pointers follow), or None when every input cell is blank."""
@@ -182,37 +221,24 @@ def _read_row(rd: CellReader, table: Table, i: int, at: int) -> dict[str, Any] |
     bonuses: dict[int, dict[str, Any]] = {}
     base = f"{table.pointer}/{at}"
     mapped = len(rd.cells)
-    for col in table.columns:
-        if col.computed:
-            continue
-        name = table.column_name(col.key)
-        ptr = f"{base}/{col.key.replace('.', '/')}"
-        if col.kind.startswith("effect_"):
-            _, eid, *rest = col.key.split(".")
-            kind = {"effect_flag": "bool", "effect_bool": "bool", "effect_level": "int",
-                    "effect_text": "text"}[col.kind]
-            v = rd.value(name, kind, f"{base}/effects", index=i)
-            if v is None or v is False and col.kind == "effect_flag":
-                continue
-            eff = effects.setdefault(eid, {"id": eid})
-            if rest:
-                eff[rest[0]] = v
-            continue
-        if col.key.startswith("bonuses."):
-            _, n, field = col.key.split(".")
-            kind = "stat_list" if field == "stats" else "int"
-            v = rd.value(name, kind, ptr, index=i, list_id="pilot_stats")
-            if v is not None:
-                bonuses.setdefault(int(n), {})[field] = v
-            continue
-        v = rd.value(name, col.kind, ptr, index=i, list_id=col.list)
+    value = rd.value
+    for col in _row_plan(table):
+        v = value(col.name, col.kind, base + col.suffix, index=i, list_id=col.list_id)
         if v is None:
             continue
-        obj = row
-        parts = col.key.split(".")
-        for p in parts[:-1]:
-            obj = obj.setdefault(p, {})
-        obj[parts[-1]] = v
+        if col.place == "effect":
+            if v is False and col.flag:
+                continue
+            eff = effects.setdefault(col.key[0], {"id": col.key[0]})
+            if len(col.key) > 1:
+                eff[col.key[1]] = v
+        elif col.place == "bonus":
+            bonuses.setdefault(int(col.key[0]), {})[col.key[1]] = v
+        else:
+            obj = row
+            for p in col.key[:-1]:
+                obj = obj.setdefault(p, {})
+            obj[col.key[-1]] = v
     if effects:
         row["effects"] = list(effects.values())
     if bonuses:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -190,8 +189,23 @@ class _ColumnPlan:
     flag: bool = False  # an effect's tick box: unticked (False) means no such effect
 
 
-@lru_cache(maxsize=256)
 def _row_plan(table: Table) -> tuple[_ColumnPlan, ...]:
+    # by identity: a layout's tables live as long as the process, and hashing a frozen Table
+    # (every column's every field) for each row cost more than the plan saves
+    got = _PLANS.get(id(table))
+    if got is not None and got[0] is table:
+        return got[1]
+    plan = _plan_row(table)
+    if len(_PLANS) >= 256:
+        _PLANS.clear()
+    _PLANS[id(table)] = (table, plan)
+    return plan
+
+
+_PLANS: dict[int, tuple[Table, tuple[_ColumnPlan, ...]]] = {}
+
+
+def _plan_row(table: Table) -> tuple[_ColumnPlan, ...]:
     plan = []
     for col in table.columns:
         if col.computed:

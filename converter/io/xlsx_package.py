@@ -90,6 +90,7 @@ class Package:
     properties: dict[str, str] = field(default_factory=dict)  # custom document properties
     identity: tuple[int, ...] | None = None  # the file's device, inode, size and mtime when opened
     parts: dict[str, bytes] = field(default_factory=dict, repr=False)  # the parts read so far
+    shared_items: list[bytes] | None = field(default=None, repr=False)  # io.sheet_head's string items
 
     def close(self) -> None:
         """Close the zip; the parts read are kept for the next opening of the same unchanged

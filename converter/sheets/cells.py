@@ -39,6 +39,7 @@ class NamedCells:
         self.broken = package.broken_names  # name → its text (#REF!, a formula)
         self._book = book
         self._grids: dict[str, list[list[Any]]] = {}
+        self._heads: dict[tuple[str, int, int], Any] = {}  # cells read from a sheet's first rows
 
     @classmethod
     def open(cls, path: Path) -> "NamedCells":
@@ -85,6 +86,24 @@ class NamedCells:
                 self._grids[sheet] = native.to_python(skip_empty_area=False)
         return self._grids[sheet]
 
+    def read_head(self, areas: list[Any]) -> None:
+        """Single cells of a sheet not read yet, taken from its first rows when they can be
+        (``io.sheet_head``), so its whole grid is not built for them (the rules readings of a
+        ルール sheet); otherwise they are read with the sheet when first asked for."""
+        sheets = {a.sheet for a in areas}
+        if len(sheets) != 1:
+            return
+        (sheet,) = sheets
+        if sheet in self._grids or sheet not in self.package.sheets:
+            return
+        from ..io.sheet_head import head_cells
+
+        cells = sorted({(a.top, a.left) for a in areas})
+        got = head_cells(self.package, sheet, cells)
+        if got is not None:
+            for (row, col), value in got.items():
+                self._heads[(sheet, row, col)] = value
+
     def destination(self, name: str) -> Any:
         """The Area a name points at, or None."""
         return self.names.get(name)
@@ -103,6 +122,10 @@ class NamedCells:
             return None
         grid = self._grids.get(area.sheet)
         if grid is None:
+            key = (area.sheet, area.top + index, area.left)
+            if key in self._heads:
+                value = self._heads[key]
+                return None if value == "" else value
             grid = self.grid(area.sheet)
         row = area.top + index
         if row >= len(grid):

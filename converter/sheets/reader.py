@@ -155,7 +155,13 @@ def _read_options(rd: CellReader, system: str) -> tuple[dict[str, str], dict[str
     warning at its cell and the default is used."""
     options: dict[str, str] = {}
     cells: dict[str, str] = {}
-    for name, decl in option_declarations(system).items():
+    declared = option_declarations(system)
+    read_head = getattr(rd.named, "read_head", None)  # a workbook's cells, not a grid given
+    if read_head is not None:
+        areas = [rd.named.names.get(f"{system}.options.{name}") for name in declared]
+        if all(a is not None and a.top == a.bottom and a.left == a.right for a in areas):
+            read_head(areas)
+    for name, decl in declared.items():
         raw = rd.raw(f"{system}.options.{name}")
         cell = rd.cell_of(f"{system}.options.{name}")
         if raw is None or (isinstance(raw, str) and not raw.strip()):

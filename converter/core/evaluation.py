@@ -38,6 +38,11 @@ class CostLine:
     item_en: str = ""
     rule_en: str = ""
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # rebuilt by its constructor: a slotted dataclass's own unpickling looks its fields up
+        # for every line, and a worker's reports carry every priced line to the parent
+        return (CostLine, (self.pointer, self.item, self.rule, self.cost, self.item_en, self.rule_en))
+
     def item_in(self, lang: str = "ja") -> str:
         return in_lang(self.item, self.item_en, lang)
 

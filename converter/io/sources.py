@@ -6,6 +6,8 @@ becomes an unreadable Source, so one bad file never stops a folder.
 """
 from __future__ import annotations
 
+import os
+
 import importlib
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -74,14 +76,19 @@ def expand_paths(paths: Iterable[str | Path], suffixes: tuple[str, ...] = INPUT_
 
 
 def _once(paths: list[Path]) -> list[Path]:
-    """``paths`` without repeats (the same file by any spelling), first occurrence kept."""
-    seen: set[str] = set()
+    """``paths`` without repeats (the same file by any spelling, a link to it included: one
+    file on disk), first occurrence kept."""
+    seen: set[object] = set()
     out = []
     for p in paths:
-        try:
-            key = str(p.resolve()) if str(p) != STDIN else STDIN
-        except OSError:
-            key = str(p)
+        text = str(p)
+        key: object = text
+        if text != STDIN:
+            try:
+                st = os.stat(text)  # one call, where resolving walked every part of the path
+                key = (st.st_dev, st.st_ino)
+            except (OSError, ValueError):
+                pass
         if key not in seen:
             seen.add(key)
             out.append(p)

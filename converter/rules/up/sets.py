@@ -38,6 +38,7 @@ def check_transformation_sets(items: list[tuple[dict, Evaluation]]) -> list[tupl
         if group is not None:
             groups.setdefault(group, []).append(i)
     found: list[tuple[int, Finding]] = []
+    own: dict[int, int] = {}  # each document's own total, worked out once (a form is listed by many)
     for group, members in groups.items():
         by_name: dict[str, list[int]] = {}
         for i in members:  # a name that is not a text (a malformed document) names no form
@@ -56,7 +57,7 @@ def check_transformation_sets(items: list[tuple[dict, Evaluation]]) -> list[tupl
                 if not all(items[j][1].complete for j in others):
                     continue
                 # The same form may come twice (its JSON and its sheet): compare only if they agree.
-                totals = {own_total(items[j][1]) for j in others}
+                totals = {own[j] if j in own else own.setdefault(j, own_total(items[j][1])) for j in others}
                 if len(totals) != 1:
                     continue
                 computed = totals.pop()

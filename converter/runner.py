@@ -193,10 +193,25 @@ def _share_catalogs(report: FileReport, seen: dict[str, Any]) -> None:
 
 
 def _catalog_key(catalog: Any) -> str:
-    """Two catalogs with this same key are the same catalog."""
+    """Two catalogs with this same key are the same catalog: a digest of its content (its JSON,
+    keys sorted), worked out once per content object (the workbooks of a folder carrying the
+    same catalog sheet share the one read: ``sheets.mailgear.catalog_sheet``)."""
+    import hashlib
     import json
 
-    return json.dumps(catalog.raw, sort_keys=True, ensure_ascii=False, default=str)
+    raw = catalog.raw
+    got = _KEYS.get(id(raw))
+    if got is not None and got[0] is raw:
+        return got[1]
+    text = json.dumps(raw, sort_keys=True, ensure_ascii=False, default=str)
+    key = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    if len(_KEYS) >= 64:
+        _KEYS.clear()
+    _KEYS[id(raw)] = (raw, key)
+    return key
+
+
+_KEYS: dict[int, tuple[Any, str]] = {}  # id of a catalog's content → (it, its key)
 
 
 def crashed(path: Path, reason: str) -> FileReport:

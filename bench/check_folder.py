@@ -1,6 +1,6 @@
 """Benchmark: checking a folder of filled sheets, against plain readers of the same files.
 
-Run: pip install -e '.[bench]' && python bench/check_folder.py [N] [--big M]
+Run: pip install -e '.[bench]' && python bench/check_folder.py [N] [--big M] [--rounds R]
 
 Builds a corpus of N filled sheets (default 600) of the three systems by copying the samples,
 then, each in a fresh process (so start-up and memory are its own), times per file:
@@ -8,7 +8,8 @@ then, each in a fresh process (so start-up and memory are its own), times per fi
   - a plain openpyxl loop (load_workbook data_only, iterate every row of every sheet);
   - pandas.read_excel(engine="calamine") of every sheet;
   - python-calamine's bare read of every sheet (the floor);
-and the same for N JSON documents against a json.load + jsonschema loop. Prints each figure,
+and the same for N JSON documents against a json.load + jsonschema loop, R rounds (default 3)
+with the runs interleaved, each figure the median of its rounds. Prints each figure,
 the ratios and peak memory, then the targets as pass/fail (issue: fast folder checks):
   full check >= 10x faster than the openpyxl loop; <= 3x calamine's bare read on one core;
   --jobs 2 >= 1.8x one job (needs 2 cores); peak memory at M files (default 10 N) within
@@ -129,6 +130,28 @@ def measure(kind: str, files: list[Path], runs: dict[str, tuple[str, str]] | Non
     return out
 
 
+def side_by_side(jobs: list[tuple[str, str, list[Path]]], rounds: int,
+                 runs: dict[str, tuple[str, str]] | None = None) -> dict[str, dict]:
+    """Each (label, kind, files) measured ``rounds`` times, the kinds interleaved round after
+    round so that a slow spell of a shared machine falls on all of them alike; per label the
+    median of its rounds (time and peak memory apart), and its spread in ``per_file_ms_all``."""
+    import statistics
+
+    seen: dict[str, list[dict]] = {}
+    for _ in range(rounds):
+        for label, kind, files in jobs:
+            seen.setdefault(label, []).append(measure(kind, files, runs))
+    out = {}
+    for label, got in seen.items():
+        out[label] = {
+            "seconds": statistics.median(g["seconds"] for g in got),
+            "peak_kb": statistics.median(g["peak_kb"] for g in got),
+            "per_file_ms": statistics.median(g["per_file_ms"] for g in got),
+            "per_file_ms_all": [round(g["per_file_ms"], 2) for g in got],
+        }
+    return out
+
+
 def _loader(code: str) -> str:
     """The child reads its file list from a file (argv would be too long for thousands)."""
     return code.replace("json.loads(sys.argv[2])", "json.loads(open(sys.argv[2]).read())")
@@ -138,22 +161,26 @@ def main() -> None:
     args = sys.argv[1:]
     n = int(args[0]) if args and args[0].isdigit() else 600
     big = int(args[args.index("--big") + 1]) if "--big" in args else 10 * n
+    rounds = int(args[args.index("--rounds") + 1]) if "--rounds" in args else 3
     with tempfile.TemporaryDirectory(prefix="mechasheet-bench-") as tmp:
         base = Path(tmp)
         sheets = build_corpus(base / "sheets", n, ".xlsx")
         docs = build_corpus(base / "docs", n, ".json")
-        results = {k: measure(k, sheets) for k in ("check-1", "check-2", "openpyxl", "pandas", "calamine")}
-        results.update({k: measure(k, docs) for k in ("json-check", "json-jsonschema")})
         many = build_corpus(base / "many", big, ".xlsx")
-        results["check-1-streamed"] = measure("check-1-streamed", sheets)
-        results["check-1-streamed-big"] = measure("check-1-streamed", many)
-        results["check-1-big"] = measure("check-1", many)
+        results = side_by_side(
+            [(k, k, sheets) for k in ("check-1", "check-2", "openpyxl", "pandas", "calamine")]
+            + [(k, k, docs) for k in ("json-check", "json-jsonschema")]
+            + [("check-1-streamed", "check-1-streamed", sheets)], rounds)
+        results.update(side_by_side([("check-1-streamed-big", "check-1-streamed", many),
+                                     ("check-1-big", "check-1", many)], 1))
 
     print(f"files: {n} sheets and {n} JSON documents of up, mailgear and pp; cores: {os.cpu_count()}")
-    print(f"{'run':<18}{'ms/file':>10}{'peak MB':>10}")
+    print(f"medians of {rounds} rounds, the runs interleaved (the {big}-file runs: one round)")
+    print(f"{'run':<26}{'ms/file':>10}{'peak MB':>10}  rounds")
     for kind, r in results.items():
         label = kind.replace("-big", f" ({big})")
-        print(f"{label:<18}{r['per_file_ms']:>10.2f}{r['peak_kb'] / 1024:>10.1f}")
+        spread = " ".join(f"{x:.2f}" for x in r["per_file_ms_all"])
+        print(f"{label:<26}{r['per_file_ms']:>10.2f}{r['peak_kb'] / 1024:>10.1f}  {spread}")
     ours, two = results["check-1"]["per_file_ms"], results["check-2"]["per_file_ms"]
     ratios = {
         "openpyxl loop / full check (>= 10)": (results["openpyxl"]["per_file_ms"] / ours, lambda r: r >= 10),

@@ -184,3 +184,52 @@ def test_many_writes_are_whole_exclusive_with_the_umask_and_clean_their_leftover
     assert err.value.code == "OUTPUT_EXISTS" and (tmp_path / "taken.json").read_text() == "old"
     assert not stale.exists() and kept.exists() and other.exists()
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp") and p not in (kept, other)]
+
+
+def test_staged_files_are_named_only_once_published_together(tmp_path, monkeypatch) -> None:
+    """A Publisher's files have no name before its flush made them durable (one sync for the
+    lot), then each has its bytes and the umask's mode; a name taken meanwhile is reported with
+    its file, the other files named, no temporary left."""
+    from converter.io import files
+    from converter.io.files import Publisher, stage_atomic
+
+    synced: list[list[str]] = []
+    real = files.sync_to_disk
+    monkeypatch.setattr(files, "sync_to_disk", lambda folders, names: (synced.append(list(names)),
+                                                                       real(folders, names)))
+    publisher = Publisher()
+    for k in range(3):
+        publisher.add(stage_atomic(tmp_path / f"out{k}.json", f"doc {k}"))
+    assert not any((tmp_path / f"out{k}.json").exists() for k in range(3))
+    (tmp_path / "out1.json").write_text("someone else's")
+    failed = publisher.flush()
+    assert len(synced) == 1 and len(synced[0]) == 3
+    assert [(s.target.name, e.code) for s, e in failed] == [("out1.json", "OUTPUT_EXISTS")]
+    assert (tmp_path / "out0.json").read_text() == "doc 0" and (tmp_path / "out2.json").read_text() == "doc 2"
+    assert (tmp_path / "out1.json").read_text() == "someone else's"
+    mode = stat.S_IMODE((tmp_path / "out0.json").stat().st_mode)
+    assert mode == 0o666 & ~_umask()
+    assert not [p for p in tmp_path.iterdir() if TEMP_MARK in p.name]
+
+
+def test_staged_files_never_published_leave_nothing_named(tmp_path) -> None:
+    """Discarded (the run failed first): no name, no temporary; staging checks as write_atomic."""
+    from converter.io.files import Publisher, stage_atomic
+
+    publisher = Publisher()
+    publisher.add(stage_atomic(tmp_path / "a.json", "x"))
+    publisher.discard()
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "b.json").write_text("there")
+    with pytest.raises(OutputError) as err:
+        stage_atomic(tmp_path / "b.json", "y")
+    assert err.value.code == "OUTPUT_EXISTS"
+    with pytest.raises(OutputError) as err:
+        stage_atomic(tmp_path / "b.json", "y", inputs=[tmp_path / "b.json"], force=True)
+    assert err.value.code == "OUTPUT_IS_INPUT"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Sequence
 
 from ..core.errors import OutputError
 from ..core.findings import Finding, Severity
-from ..io.files import write_atomic
+from ..io.files import Staged, stage_atomic, write_atomic
 from ..io.xlsx_package import EXCEL_COLUMNS, EXCEL_ROWS, column_index, column_letters, open_package
 
 #: what openpyxl opens; anything else is copied as values
@@ -80,10 +80,12 @@ def copy_suffix(src: Path) -> str:
 
 
 def annotate(path: Path, findings: Sequence[Finding], out: Path, lang: str = "ja", *,
-             force: bool = False) -> list[Loss]:
+             force: bool = False, staged: list[Staged] | None = None) -> list[Loss]:
     """Write an annotated copy of the workbook at ``path`` to ``out`` (named as
     :func:`copy_suffix` says, written whole or not at all; ``path`` is never written) and return
-    what the copy lost: nothing for an .xlsx/.xlsm package edited directly."""
+    what the copy lost: nothing for an .xlsx/.xlsm package edited directly. With ``staged``, the
+    copy is only staged (``io.files.stage_atomic``) and appended there, for a
+    :class:`~converter.io.files.Publisher` to make durable and name with the others."""
     src, out = Path(path), Path(out)
     if out.suffix.lower() != copy_suffix(src):
         raise OutputError(f"{out}: an annotated copy of {src.name} is an {copy_suffix(src)} workbook "
@@ -100,7 +102,10 @@ def annotate(path: Path, findings: Sequence[Finding], out: Path, lang: str = "ja
             losses = []
     else:
         data, losses = _openpyxl_copy(src, findings, lang)
-    write_atomic(out, data, force, inputs=[src])
+    if staged is None:
+        write_atomic(out, data, force, inputs=[src])
+    else:
+        staged.append(stage_atomic(out, data, force, inputs=[src]))
     return losses
 
 

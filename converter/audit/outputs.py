@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable
 
 from ..core.errors import OutputError
 from ..core.findings import Finding
-from ..io.files import Inputs, write_atomic
+from ..io.files import Inputs, Publisher, Staged, write_atomic
 from .report import AuditReport
 
 
@@ -104,19 +104,41 @@ def write_annotated(report: AuditReport, folder: Path, lang: str = "ja", force: 
                               file=str(target))
         plan[audited.path] = ([f for m in audited.members for f in m.report.findings], target)
 
-    def done(index: int, got: tuple[list[Any], str | None]) -> None:
-        losses, failure = got
+    publisher = Publisher()  # the copies staged in the workers, made durable and named here
+
+    def done(index: int, got: tuple[list[Any], str | None, Staged | None]) -> None:
+        losses, failure, staged = got
         audited = workbooks[index]
         audited.losses = losses
-        if failure is None:
+        if failure is None and staged is not None:
             audited.annotated = str(plan[audited.path][1])
+            publisher.add(staged)
+            if len(publisher.pending) >= PUBLISH_EVERY:
+                _publish_copies(publisher, workbooks)
         else:
             audited.annotation_failed = failure
 
     task = Task(partial(_annotate_one, plan=plan, lang=lang, force=force), _annotation_crashed)
     paths = [Path(f.path) for f in workbooks]
-    run_in_workers(paths, list(range(len(paths))), task, max(1, min(jobs, len(paths))), Limits(), done)
+    try:
+        run_in_workers(paths, list(range(len(paths))), task, max(1, min(jobs, len(paths))), Limits(), done)
+        _publish_copies(publisher, workbooks)
+    finally:
+        publisher.discard()  # what a failure left unnamed
     return [Path(f.annotated) for f in workbooks if f.annotated is not None]
+
+
+PUBLISH_EVERY = 64  # annotated copies made durable together (one sync), then named
+
+
+def _publish_copies(publisher: Publisher, workbooks: list[Any]) -> None:
+    """The staged copies on disk and named; a copy that could not be is said on its file."""
+    failed = {str(staged.target): exc for staged, exc in publisher.flush()}
+    if failed:
+        for audited in workbooks:
+            if audited.annotated in failed:
+                audited.annotation_failed = str(failed[audited.annotated])
+                audited.annotated = None
 
 
 #: what each report's writer imports: loaded in the background while the files are audited
@@ -193,11 +215,14 @@ def _annotate_one(path: Path, *, plan: dict[str, tuple[list[Finding], Path]], la
     from .annotate import annotate
 
     findings, target = plan[str(path)]
+    staged: list[Staged] = []
     try:
-        return annotate(path, findings, target, lang, force=force), None
+        return annotate(path, findings, target, lang, force=force, staged=staged), None, staged[0]
     except Exception as exc:
-        return [], f"{type(exc).__name__}: {exc}"
+        for s in staged:
+            Path(s.tmp).unlink(missing_ok=True)
+        return [], f"{type(exc).__name__}: {exc}", None
 
 
-def _annotation_crashed(path: Path, reason: str) -> tuple[list[Any], str | None]:
-    return [], reason
+def _annotation_crashed(path: Path, reason: str) -> tuple[list[Any], str | None, None]:
+    return [], reason, None

@@ -209,6 +209,7 @@ def _prewarm_import() -> None:
 
 
 WRITES_AHEAD = 64  # entries whose files may be in writing before the oldest must be done
+PUBLISH_EVERY = 64  # files made durable together (one sync), then named (io.files.AtomicWrites)
 
 
 def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, *, system: str | None = None,
@@ -248,7 +249,7 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
         while waiting and (block or len(waiting) > WRITES_AHEAD or all(f.done() for f in waiting[0][1])):
             entry, futures = waiting.popleft()
             for f in futures:
-                f.result()
+                writer.result(f)
             entries.append(entry)
             if on_entry is not None:
                 on_entry(entry)
@@ -286,7 +287,7 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
 
     task = Task(partial(_import_prepared, system=system, options=options, profile=profile, plan=plan),
                 partial(_crashed_prepared, plan=plan), _prewarm_import)
-    with AtomicWrites(inputs, force) if out is not None else nullcontext() as writer:
+    with AtomicWrites(inputs, force, batch=PUBLISH_EVERY) if out is not None else nullcontext() as writer:
         if files:
             run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits, done)
         finish(block=True)

@@ -233,3 +233,32 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_batched_writes_publish_in_batches_and_on_demand(tmp_path) -> None:
+    """AtomicWrites with a batch: waiting for one file publishes what is staged (no waiting for
+    the batch to fill); leaving publishes the rest; a name taken is that file's OutputError."""
+    from converter.io.files import AtomicWrites
+
+    (tmp_path / "taken.json").write_text("mine")
+    with AtomicWrites(batch=8) as writer:
+        futures = [writer.submit(tmp_path / f"f{k}.json", f"{k}") for k in range(19)]
+        assert writer.result(futures[0]) == tmp_path / "f0.json"
+        assert (tmp_path / "f0.json").read_text() == "0"
+        clash = writer.submit(tmp_path / "taken.json", "theirs")
+    assert all(f.done() and f.result().exists() for f in futures)
+    with pytest.raises(OutputError):
+        clash.result()
+    assert (tmp_path / "taken.json").read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"f{k}.json" for k in range(19)] + ["taken.json"])
+
+
+def test_batched_writes_left_by_an_error_are_not_named(tmp_path) -> None:
+    """An error inside the block: files staged and not yet published get no name."""
+    from converter.io.files import AtomicWrites
+
+    with pytest.raises(RuntimeError):
+        with AtomicWrites(batch=100) as writer:
+            writer.submit(tmp_path / "a.json", "a")
+            raise RuntimeError("stop")
+    assert list(tmp_path.iterdir()) == []

@@ -308,33 +308,107 @@ def sync_to_disk(folders: Iterable[Path], files: list[str]) -> None:
 class AtomicWrites:
     """Many files written as :func:`write_atomic` writes one, their waits overlapping.
 
-    Each file still reaches the disk (fsync) before its name appears: a few threads write side
-    by side, so the file system commits their fsyncs together instead of one commit per file
-    (one at a time, a folder's import spent most of its time waiting on fsync). Each folder is
-    listed once for our earlier temporaries, not once per file (a leftover older than this run
-    was there before it began, so one listing sees them all). Use as a context manager: leaving
-    it waits for every write; after an error, writes not yet begun are cancelled."""
+    A few threads write side by side. With ``batch`` (files), the written files are published
+    together, ``batch`` at a time, as a :class:`Publisher` does (one sync, then each named);
+    without, each is fsynced and named as it is written. Either way a file's name appears only
+    once its bytes are on disk, and :meth:`result` is how to wait for one (it publishes what is
+    staged rather than wait for a batch to fill). Each folder is listed once for our earlier
+    temporaries, not once per file (a leftover older than this run was there before it began,
+    so one listing sees them all). Use as a context manager: leaving it publishes what is left
+    and waits for every write; after an error, writes not yet begun are cancelled and staged
+    files discarded."""
 
     THREADS = 8
 
-    def __init__(self, inputs: Iterable[str | Path] | Inputs = (), force: bool = False) -> None:
+    def __init__(self, inputs: Iterable[str | Path] | Inputs = (), force: bool = False, batch: int = 0) -> None:
         from concurrent.futures import ThreadPoolExecutor
 
         self.inputs = inputs if isinstance(inputs, Inputs) else Inputs(inputs)
         self.force = force
+        self.batch = batch
         self._umask = _umask()  # read here: reading it sets it, which threads must not race
         self._pool = ThreadPoolExecutor(self.THREADS, thread_name_prefix="mechasheet-write")
+        self._lock = threading.Lock()
+        self._flushing = threading.Lock()
+        self._staged: list[tuple[Staged, "Future[Path]"]] = []
+        self._staging: dict[int, "Future[Staged]"] = {}  # id of a published-future → its staging
 
     def submit(self, path: str | Path, data: Payload) -> "Future[Path]":
-        """Start writing ``data`` to ``path``; the future gives the path, or raises OutputError."""
-        return self._pool.submit(_write_atomic, Path(path), data, self.force, self.inputs, _remove_stale_temporaries,
-                                 self._umask)
+        """Start writing ``data`` to ``path``; the future gives the path once it is published,
+        or raises OutputError."""
+        if not self.batch:
+            return self._pool.submit(_write_atomic, Path(path), data, self.force, self.inputs,
+                                     _remove_stale_temporaries, self._umask)
+        from concurrent.futures import Future
+
+        published: Future[Path] = Future()
+        staging = self._pool.submit(_stage, Path(path), data, self.force, self.inputs,
+                                    _remove_stale_temporaries, self._umask, False)
+        self._staging[id(published)] = staging
+        staging.add_done_callback(lambda f: self._stage_done(f, published))
+        return published
+
+    def _stage_done(self, staging: "Future[Staged]", published: "Future[Path]") -> None:
+        exc = staging.exception()
+        if exc is not None:
+            self._staging.pop(id(published), None)
+            published.set_exception(exc)
+            return
+        with self._lock:
+            self._staged.append((staging.result(), published))
+            full = len(self._staged) >= self.batch
+        if full:
+            self.flush()
+
+    def flush(self) -> None:
+        """Every file staged so far on disk and named (their futures done)."""
+        with self._flushing:
+            with self._lock:
+                taken, self._staged = self._staged, []
+            if not taken:
+                return
+            publisher = Publisher()
+            for staged, _ in taken:
+                publisher.add(staged)
+            try:
+                failed = {id(staged): exc for staged, exc in publisher.flush()}
+            except BaseException as exc:
+                publisher.discard()
+                for _, published in taken:
+                    published.set_exception(exc)
+                return
+            for staged, published in taken:
+                self._staging.pop(id(published), None)
+                if id(staged) in failed:
+                    published.set_exception(failed[id(staged)])
+                else:
+                    published.set_result(staged.target)
+
+    def result(self, published: "Future[Path]") -> Path:
+        """The path once written and published (publishing what is staged, if need be)."""
+        from concurrent.futures import wait
+
+        staging = self._staging.get(id(published))
+        if staging is not None:
+            wait([staging])
+            while not published.done():  # staged, or about to be (its callback running)
+                self.flush()
+                wait([published], timeout=0.01)
+        return published.result()
 
     def __enter__(self) -> "AtomicWrites":
         return self
 
     def __exit__(self, kind, exc, tb) -> None:
         self._pool.shutdown(wait=True, cancel_futures=exc is not None)
+        if exc is None:
+            self.flush()
+        else:
+            with self._lock:
+                taken, self._staged = self._staged, []
+            for staged, published in taken:
+                Path(staged.tmp).unlink(missing_ok=True)
+                published.cancel()
 
 
 def _publish_exclusive(tmp: str, target: Path) -> None:

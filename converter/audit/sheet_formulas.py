@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from html import unescape
 from typing import Any
 
-from ..io.xlsx_package import Package, column_index, parse_xml
+from ..io.xlsx_package import _BARE_CELL, Package, column_index, parse_xml
 from ..io.formula_text import translate
 
 _FORMULA_CELL = re.compile(
@@ -28,7 +28,6 @@ _AFTER_F = (b" ", b">", b"/")  # <f ...>, <f>, <f/>; not <formula> (conditional 
 _TYPE = re.compile(rb'\bt="(\w+)"')
 _ATTR = re.compile(rb'([\w:]+)\s*=\s*"([^"]*)"')
 _CELL_REF = re.compile(r"^\$?([A-Za-z]{1,3})\$?(\d+)$")
-_BARE_CELL = re.compile(rb"<c(?:\s(?![^>]*\br=)[^>]*)?/?>")
 
 
 class CellFormula:

@@ -16,14 +16,14 @@ import zlib
 from html import unescape
 from typing import Any
 
-from .xlsx_package import Package, PackageError, column_letters, refuse_dtd
+from .xlsx_package import (_BARE_CELL, _BARE_ROW, _ROW_REF, Package, PackageError, column_letters,
+                           refuse_dtd)
 
 MAX_HEAD_BYTES = 256 * 1024  # unpacked XML looked through before giving up (the sheet is read whole)
 _CHUNK = 16 * 1024
 
 _ROW = re.compile(rb"<row\b([^>]*)>")
 _ROW_NUMBER = re.compile(rb'\sr="(\d{1,7})"')
-_BARE_CELL = re.compile(rb"<c(?:\s(?![^>]*\br=)[^>]*)?/?>")
 _TYPE = re.compile(rb'\st="(\w+)"')
 _VALUE = re.compile(rb"<v>([^<]*)</v>")
 _TEXT = re.compile(rb"<t(?:\s[^>]*)?>([^<]*)</t>|<t(?:\s[^>]*)?/>")
@@ -79,14 +79,9 @@ def _head(package: Package, part: str, last_row: int) -> bytes | None:
     if start < 0 or b":sheetData" in data or b":c " in data[start:]:
         return None
     body = data[start:]
-    if _BARE_CELL.search(body):
+    if _BARE_CELL.search(body) or _BARE_ROW.search(body):
         return None
-    numbers = []
-    for attrs in _ROW.findall(body):
-        found = _ROW_NUMBER.search(attrs)
-        if found is None:
-            return None
-        numbers.append(int(found.group(1)))
+    numbers = [int(n) for n in _ROW_REF.findall(body)]
     if any(b <= a for a, b in zip(numbers, numbers[1:])):
         return None
     return body

@@ -23,7 +23,7 @@ from .check import CheckReport, FileReport, check_source
 from .check.checker import ordered
 from .core.findings import Finding, Severity
 from .core.source import UNREADABLE, Origin
-from .io.files import AtomicWrites, Inputs, dump_document, write_atomic
+from .io.files import PUBLISH_BATCH, AtomicWrites, Inputs, dump_document, write_atomic
 from .io.sources import expand_paths
 from .legacy.profile import Profile
 from .legacy.sources import SUFFIXES, ImportRecord, read_import
@@ -209,7 +209,6 @@ def _prewarm_import() -> None:
 
 
 WRITES_AHEAD = 64  # entries whose files may be in writing before the oldest must be done
-PUBLISH_EVERY = 64  # files made durable together (one sync), then named (io.files.AtomicWrites)
 
 
 def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, *, system: str | None = None,
@@ -287,7 +286,7 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
 
     task = Task(partial(_import_prepared, system=system, options=options, profile=profile, plan=plan),
                 partial(_crashed_prepared, plan=plan), _prewarm_import)
-    with AtomicWrites(inputs, force, batch=PUBLISH_EVERY) if out is not None else nullcontext() as writer:
+    with AtomicWrites(inputs, force, batch=PUBLISH_BATCH) if out is not None else nullcontext() as writer:
         if files:
             run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits, done)
         finish(block=True)

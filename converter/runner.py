@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from .check import CheckReport, FileReport, check_source
 from .check.set_store import SetStore, run_all_set_checks
 from .core.findings import Finding
+from .core.identity_cache import IdentityCache
 from .core.source import UNREADABLE, Origin
 from .io import expand_paths, read_source
 from .io.sources import STDIN
@@ -196,22 +197,18 @@ def _catalog_key(catalog: Any) -> str:
     """Two catalogs with this same key are the same catalog: a digest of its content (its JSON,
     keys sorted), worked out once per content object (the workbooks of a folder carrying the
     same catalog sheet share the one read: ``sheets.mailgear.catalog_sheet``)."""
+    return _KEYS.get(catalog.raw, _content_digest)
+
+
+def _content_digest(raw: Any) -> str:
     import hashlib
     import json
 
-    raw = catalog.raw
-    got = _KEYS.get(id(raw))
-    if got is not None and got[0] is raw:
-        return got[1]
     text = json.dumps(raw, sort_keys=True, ensure_ascii=False, default=str)
-    key = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    if len(_KEYS) >= 64:
-        _KEYS.clear()
-    _KEYS[id(raw)] = (raw, key)
-    return key
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-_KEYS: dict[int, tuple[Any, str]] = {}  # id of a catalog's content → (it, its key)
+_KEYS: IdentityCache[str] = IdentityCache(64)  # a catalog's content → its key
 
 
 def crashed(path: Path, reason: str) -> FileReport:

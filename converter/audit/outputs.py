@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable
 
 from ..core.errors import OutputError
 from ..core.findings import Finding
-from ..io.files import Inputs, Publisher, Staged, write_atomic
+from ..io.files import PUBLISH_BATCH, Inputs, Publisher, Staged, write_atomic
 from .report import AuditReport
 
 
@@ -113,7 +113,7 @@ def write_annotated(report: AuditReport, folder: Path, lang: str = "ja", force: 
         if failure is None and staged is not None:
             audited.annotated = str(plan[audited.path][1])
             publisher.add(staged)
-            if len(publisher.pending) >= PUBLISH_EVERY:
+            if len(publisher.pending) >= PUBLISH_BATCH:
                 _publish_copies(publisher, workbooks)
         else:
             audited.annotation_failed = failure
@@ -126,9 +126,6 @@ def write_annotated(report: AuditReport, folder: Path, lang: str = "ja", force: 
     finally:
         publisher.discard()  # what a failure left unnamed
     return [Path(f.annotated) for f in workbooks if f.annotated is not None]
-
-
-PUBLISH_EVERY = 64  # annotated copies made durable together (one sync), then named
 
 
 def _publish_copies(publisher: Publisher, workbooks: list[Any]) -> None:

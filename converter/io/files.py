@@ -227,6 +227,9 @@ def _publish(staged: Staged) -> None:
         raise
 
 
+PUBLISH_BATCH = 64  # files made durable together (one sync), then named: an import's, an audit's copies
+
+
 class Publisher:
     """Staged files made durable together, then named, each whole or not at all as with
     :func:`write_atomic`: one flush of their file systems to disk for the lot instead of an
@@ -376,7 +379,7 @@ class AtomicWrites:
                 publisher.discard()
                 for _, published in taken:
                     published.set_exception(exc)
-                return
+                raise
             for staged, published in taken:
                 self._staging.pop(id(published), None)
                 if id(staged) in failed:

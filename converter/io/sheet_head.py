@@ -22,8 +22,6 @@ from .xlsx_package import (_BARE_CELL, _BARE_ROW, _ROW_REF, Package, PackageErro
 MAX_HEAD_BYTES = 256 * 1024  # unpacked XML looked through before giving up (the sheet is read whole)
 _CHUNK = 16 * 1024
 
-_ROW = re.compile(rb"<row\b([^>]*)>")
-_ROW_NUMBER = re.compile(rb'\sr="(\d{1,7})"')
 _TYPE = re.compile(rb'\st="(\w+)"')
 _VALUE = re.compile(rb"<v>([^<]*)</v>")
 _TEXT = re.compile(rb"<t(?:\s[^>]*)?>([^<]*)</t>|<t(?:\s[^>]*)?/>")
@@ -88,17 +86,13 @@ def _head(package: Package, part: str, last_row: int) -> bytes | None:
 
 
 def _past(data: bytes, last_row: int) -> int | None:
-    """Where the rows after ``last_row`` begin in ``data`` (or its cells end), if it reaches there."""
+    """Where the rows after ``last_row`` begin in ``data`` (or its cells end), if it reaches there
+    (a row written without its reference is passed over here and refused by :func:`_head`)."""
     end = data.find(b"</sheetData>")
-    at = 0
-    while True:
-        found = _ROW.search(data, at)
-        if found is None or (end >= 0 and found.start() > end):
-            return end if end >= 0 else None
-        number = _ROW_NUMBER.search(found.group(1))
-        if number is not None and int(number.group(1)) - 1 > last_row:
+    for found in _ROW_REF.finditer(data, 0, end if end >= 0 else len(data)):
+        if int(found.group(1)) - 1 > last_row:
             return found.start()
-        at = found.end()
+    return end if end >= 0 else None
 
 
 def _cell_value(package: Package, head: bytes, cell: tuple[int, int]) -> Any:

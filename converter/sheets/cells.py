@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.findings import Finding
+from ..core.identity_cache import IdentityCache
 
 _TRUE = {"○", "〇", "◯", "はい", "true", "yes", "y", "1", "✓", "✔", "有", "あり", "o"}
 _FALSE = {"×", "✕", "x", "いいえ", "false", "no", "n", "0", "-", "－", "無", "なし"}
@@ -333,20 +334,16 @@ class CellReader:
     def _choices(self, list_id: str) -> dict[str, Any]:
         """A list's choices by how a typed label or value compares (NFKC, lower case), the first
         item winning where two compare alike; built once per list and set of lists."""
-        key = (id(self.lists), list_id)
-        found = _CHOICES.get(key)
-        if found is None or found[0] is not self.lists:
-            table: dict[str, Any] = {}
+        tables = _CHOICES.get(self.lists, lambda lists: {})
+        table = tables.get(list_id)
+        if table is None:
+            table = tables[list_id] = {}
             for value, label in reversed(self.lists.get(list_id, [])):
                 table[nfkc(str(value)).lower()] = value
                 table[nfkc(label).lower()] = value
-            if len(_CHOICES) >= 256:  # lists made per call (the Excel functions' empty ones)
-                _CHOICES.clear()
-            found = _CHOICES[key] = (self.lists, table)
-        return found[1]
+        return table
 
 
 _UNLISTED = object()
-#: (id of a sheet's lists, list id) → (those lists, the choices by key): a sheet's lists are
-#: built once per process (``SystemSheet.lists``), so this holds a few dozen tables
-_CHOICES: dict[tuple[int, str], tuple[Any, dict[str, Any]]] = {}
+#: a sheet's lists (built once per process, ``SystemSheet.lists``) → list id → choices by key
+_CHOICES: IdentityCache[dict[str, dict[str, Any]]] = IdentityCache()

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ..core.errors import InputError
 from ..core.findings import Finding
+from ..core.identity_cache import IdentityCache
 from ..core.pointers import put
 from ..rules.options import option_declarations, reading_value
 from . import kept
@@ -198,17 +199,10 @@ class _ColumnPlan:
 def _row_plan(table: Table) -> tuple[_ColumnPlan, ...]:
     # by identity: a layout's tables live as long as the process, and hashing a frozen Table
     # (every column's every field) for each row cost more than the plan saves
-    got = _PLANS.get(id(table))
-    if got is not None and got[0] is table:
-        return got[1]
-    plan = _plan_row(table)
-    if len(_PLANS) >= 256:
-        _PLANS.clear()
-    _PLANS[id(table)] = (table, plan)
-    return plan
+    return _PLANS.get(table, _plan_row)
 
 
-_PLANS: dict[int, tuple[Table, tuple[_ColumnPlan, ...]]] = {}
+_PLANS: IdentityCache[tuple[_ColumnPlan, ...]] = IdentityCache()
 
 
 def _plan_row(table: Table) -> tuple[_ColumnPlan, ...]:

@@ -90,7 +90,7 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
         nonlocal emitted
         reports[index] = report
         while emitted < len(files) and reports[emitted] is not None:
-            _share_catalogs(reports[emitted], catalogs)
+            share_catalogs(reports[emitted], catalogs)
             if on_report is not None:
                 on_report(reports[emitted])
             if kept is not None:
@@ -130,9 +130,14 @@ def check_one(path: Path, options: Mapping[str, str], context: Mapping[str, Any]
 def _check_slimmed(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
     """A worker's check of one file: the report slimmed before it crosses the pipe, a catalog
     this worker has sent already replaced by its key."""
-    report = slimmed(check_one(path, options, context))
+    return sent_catalog(slimmed(check_one(path, options, context)))
+
+
+def sent_catalog(report: FileReport) -> FileReport:
+    """The report with its catalog ready to cross from this worker to the parent: whole the first
+    time this worker sends it, by its key after (``share_catalogs`` takes it back)."""
     catalog = report.context.get("catalog")
-    if catalog is not None:
+    if catalog is not None and not isinstance(catalog, SentCatalog):
         key = _catalog_key(catalog)
         report.context["catalog"] = SentCatalog(key, None if key in _SENT_CATALOGS else catalog)
         _SENT_CATALOGS.add(key)
@@ -181,7 +186,7 @@ def share_readings(report: FileReport, seen: dict[str, Any]) -> None:
         report.system = seen.setdefault(report.system, report.system)
 
 
-def _share_catalogs(report: FileReport, seen: dict[str, Any]) -> None:
+def share_catalogs(report: FileReport, seen: dict[str, Any]) -> None:
     """Workbooks carrying the same catalog sheet share one Catalog object, not a copy each: the
     first in input order (as reports are handed on), so that one job or several name the same.
     A worker's catalog sent by key was sent whole with an earlier file of that worker."""

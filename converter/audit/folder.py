@@ -21,7 +21,7 @@ from ..legacy.grid import SUFFIXES as WORKBOOK_SUFFIXES
 from ..legacy.profile import Profile
 from ..legacy.sources import ImportRecord, read_import
 from ..roster_table import who
-from ..runner import Limits, Task, crashed, run_in_workers, slimmed
+from ..runner import Limits, Task, crashed, run_in_workers, sent_catalog, share_catalogs, slimmed
 from .duplicates import duplicate_findings
 from .house import Approval, HouseRules, sheet_approvals
 from .party import party_figure, party_views
@@ -61,6 +61,16 @@ def _member(report: FileReport, record: ImportRecord | None) -> AuditMember:
     return AuditMember(slimmed(report), record, name, player, figure, sheet_approvals(doc))
 
 
+def _audit_in_worker(path: Path, options: Mapping[str, str], context: Mapping[str, Any],
+                     profile: Profile | None = None) -> AuditedFile:
+    """``audit_file`` in a worker: a catalog it has sent already crosses by its key (a folder's
+    mailgear sheets mostly carry the same one, 18 KB pickled)."""
+    audited = audit_file(path, options, context, profile)
+    for member in audited.members:
+        sent_catalog(member.report)
+    return audited
+
+
 def _crashed(path: Path, reason: str) -> AuditedFile:
     return AuditedFile(str(path), None, [AuditMember(crashed(path, reason), None, None, None, None)])
 
@@ -84,16 +94,19 @@ def audit_paths(paths: Iterable[str | Path], *, house: HouseRules | None = None,
     context = {k: v for k, v in (context or {}).items() if v is not None}
     got: dict[int, AuditedFile] = {}
     audited: list[AuditedFile] = []
+    catalogs: dict[str, Any] = {}
 
     def done(index: int, result: AuditedFile) -> None:
         got[index] = result
         while len(audited) in got:
             item = got.pop(len(audited))
+            for member in item.members:  # in input order, as a worker sent them
+                share_catalogs(member.report, catalogs)
             audited.append(item)
             if on_file is not None:
                 on_file(item)
 
-    task = Task(partial(audit_file, options=chosen, context=context, profile=profile),
+    task = Task(partial(_audit_in_worker, options=chosen, context=context, profile=profile),
                 _crashed, _prewarm)
     if files:
         run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits, done)

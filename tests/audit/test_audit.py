@@ -300,3 +300,24 @@ def test_json_report_text_is_the_same_data_a_line_per_element(tmp_path: Path) ->
     files = [line for line in lines if line.startswith('    {"path"')]
     assert len(files) == len(data["files"]) == 3  # one file a line
     assert json_report_text({"empty": [], "n": 1}) == '{\n  "empty": [],\n  "n": 1\n}\n'
+
+
+def test_an_audit_gets_each_catalog_once_per_worker_and_whole(tmp_path) -> None:
+    """Mailgear sheets carrying the same catalog, audited with two jobs: every member holds the
+    catalog itself (never what crossed the pipe by key), one object per content, and the report
+    equals one job's."""
+    from converter.audit.outputs import json_report_text
+    from converter.runner import SentCatalog
+
+    for k in range(4):
+        for p in sorted((SAMPLES / "mailgear").glob("*.xlsx")):
+            (tmp_path / f"{k}-{p.name}").write_bytes(p.read_bytes())
+    one = audit_paths([tmp_path], jobs=1)
+    two = audit_paths([tmp_path], jobs=2)
+    catalogs = [m.report.context["catalog"] for m in two.members if m.report.context.get("catalog") is not None]
+    assert len(catalogs) >= 8
+    by_raw: dict[str, object] = {}
+    for c in catalogs:
+        assert not isinstance(c, SentCatalog)
+        assert by_raw.setdefault(json.dumps(c.raw, sort_keys=True, default=str), c) is c
+    assert json_report_text(one.to_dict("ja")) == json_report_text(two.to_dict("ja"))

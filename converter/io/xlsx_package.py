@@ -93,11 +93,12 @@ class Package:
     shared_items: list[bytes] | None = field(default=None, repr=False)  # io.sheet_head's string items
 
     def close(self) -> None:
-        """Close the zip; the parts read are kept for the next opening of the same unchanged
-        file in this process (the audit reads a workbook, then its formulas)."""
+        """Close the zip; what was read of it (the workbook's sheets, names and properties, the
+        parts) is kept for the next opening of the same unchanged file in this process (the
+        audit reads a workbook, then its formulas)."""
         global _RECENT
-        if self.identity is not None and self.parts:
-            _RECENT = (self.identity, self.parts)
+        if self.identity is not None:
+            _RECENT = (self.identity, self.parts, (self.sheets, self.names, self.broken_names, self.properties))
         self.zip.close()
 
     def read_part(self, name: str) -> bytes:
@@ -159,7 +160,7 @@ _ANY_ROW = re.compile(rb"<row[\s/>]")
 
 #: the parts of the package last closed, by its file's identity: one entry, taken by the next
 #: opening of that same unchanged file
-_RECENT: tuple[tuple[int, ...], dict[str, bytes]] | None = None
+_RECENT: tuple[tuple[int, ...], dict[str, bytes], tuple[Any, ...]] | None = None
 
 #: Whether this process is a disposable worker (``converter.runner``): there a sheet goes to the
 #: native reader without the reach scan (a quarter of a check's time), its reach checked from the
@@ -208,10 +209,17 @@ def open_package(path: str | Path, *, contents: bool = True) -> Package:
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
         raise PackageError(f"{p}: the workbook is damaged (not a complete zip: {exc})", "INPUT_DAMAGED",
                            "zip") from exc
+    global _RECENT
     try:
         _check_entries(zf, p)
         if not contents:
             return Package(p, zf, {})
+        identity = _identity(p)
+        if _RECENT is not None and identity is not None and _RECENT[0] == identity:
+            # the same file, unchanged since it was opened and checked: read again for nothing
+            _, parts, (sheets, names, broken, properties) = _RECENT
+            _RECENT = None
+            return Package(p, zf, sheets, names, broken, properties, identity, parts)
         sheets, names, broken = _workbook(zf, p)
         properties = _custom_properties(zf, p)
         for shared in SHARED_PARTS:  # parts a native reader parses beside the sheets: checked too
@@ -220,12 +228,7 @@ def open_package(path: str | Path, *, contents: bool = True) -> Package:
     except BaseException:
         zf.close()
         raise
-    global _RECENT
-    identity = _identity(p)
-    parts: dict[str, bytes] = {}
-    if _RECENT is not None and identity is not None and _RECENT[0] == identity:
-        parts, _RECENT = _RECENT[1], None
-    return Package(p, zf, sheets, names, broken, properties, identity, parts)
+    return Package(p, zf, sheets, names, broken, properties, identity, {})
 
 
 def _not_a_package(p: Path, head: bytes) -> PackageError:

@@ -420,3 +420,23 @@ def test_the_sheet_order_search_agrees_with_the_full_parse(tmp_path: Path, monke
         _edit_part(path, dst, part, edit)
         fast, full = both(dst)
         assert fast == full and len(fast) == 1, (sheet, tag, fast)
+
+
+def test_a_workbook_opened_again_unchanged_is_not_parsed_again(tmp_path) -> None:
+    """The reader, then drift, open the same workbook: the second opening takes the first's
+    sheets and names (the file unchanged); a file changed in between is read afresh."""
+    from converter.io import xlsx_package
+
+    path = tmp_path / "unit.xlsx"
+    path.write_bytes(MOBILE_SUIT.read_bytes())
+    first = xlsx_package.open_package(path)
+    first.close()
+    again = xlsx_package.open_package(path)
+    again.close()
+    assert again.names is first.names and again.sheets is first.sheets
+    _edit_part(MOBILE_SUIT, path, "xl/workbook.xml",
+               lambda text: text.replace('name="up.name"', 'name="up.renamed"', 1))
+    changed = xlsx_package.open_package(path)
+    changed.close()
+    assert changed.names is not first.names
+    assert "up.renamed" in changed.names and "up.name" not in changed.names

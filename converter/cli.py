@@ -402,12 +402,12 @@ def _cmd_audit(args: argparse.Namespace) -> int:
             advance()
 
         report = audit_paths(files, house=house, options=options, context=_context(args), profile=profile,
-                             jobs=jobs, on_file=on_file)
+                             jobs=jobs, on_file=on_file, on_started=libraries.start)
     inputs = Inputs(files)
     written = []
+    libraries.join()  # before the copies' workers are forked
     if folder is not None:
         written += write_annotated(report, folder, args.lang, force=args.force, inputs=inputs, jobs=jobs)
-    libraries.join()
     written += write_reports(report, outputs, args.lang, force=args.force, inputs=inputs, jobs=jobs)
     for audited in report.files:
         if audited.annotation_failed:

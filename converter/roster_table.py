@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .core.findings import Severity
 
@@ -81,9 +81,19 @@ def write_roster(frame: "pandas.DataFrame", outdir: Path, *, force: bool = False
 
 def roster_xlsx(frame: "pandas.DataFrame") -> bytes:
     """The roster as a workbook of one sheet (``roster``: the columns' names, then a row per
-    entry; a missing value an empty cell), written a row at a time in XlsxWriter's constant
-    memory mode: pandas' ``to_excel`` writes column by column, so its whole table is held in
-    memory (about 2 KB a row: 20 MB for a folder of 10,000 sheets)."""
+    entry; a missing value an empty cell)."""
+    return frames_xlsx([("roster", frame)])
+
+
+def frames_xlsx(sheets: Sequence[tuple[str, "pandas.DataFrame"]], *, styled: bool = False,
+                unfiltered: Iterable[str] = ()) -> bytes:
+    """Each (name, frame) as a sheet: the columns' names, then a row per line, a missing value
+    an empty cell, text always text (never a formula, number or link), written a row at a time
+    in XlsxWriter's constant memory mode. pandas' ``to_excel`` writes column by column, holding
+    the whole table (about 2 KB a row: 20 MB for a folder of 10,000 sheets), and serialises a
+    style for every cell (the audit's 22,000 cells: 0.4 s). ``styled``: the header bold and
+    frozen, each column as wide as its first 200 values, an autofilter on every sheet but those
+    ``unfiltered``."""
     import math
 
     import xlsxwriter
@@ -91,14 +101,25 @@ def roster_xlsx(frame: "pandas.DataFrame") -> bytes:
     buffer = io.BytesIO()
     book = xlsxwriter.Workbook(buffer, {"constant_memory": True, "strings_to_numbers": False,
                                         "strings_to_formulas": False, "strings_to_urls": False})
-    sheet = book.add_worksheet("roster")
-    sheet.write_row(0, 0, [str(c) for c in frame.columns])
+    bold = book.add_format({"bold": True}) if styled else None
+    plain = set(unfiltered)
     na = _na()
-    for r, row in enumerate(frame.itertuples(index=False, name=None), start=1):
-        for c, value in enumerate(row):
-            if value is None or value is na or (isinstance(value, float) and math.isnan(value)):
-                continue
-            sheet.write(r, c, value.item() if hasattr(value, "item") else value)
+    for name, frame in sheets:
+        sheet = book.add_worksheet(name)
+        rows, cols = frame.shape
+        if styled:
+            sheet.freeze_panes(1, 0)
+            if rows and name not in plain:
+                sheet.autofilter(0, 0, rows, cols - 1)
+            for c, column in enumerate(frame.columns):
+                width = max([len(str(column))] + [len(str(v)) for v in frame.iloc[:200, c]])
+                sheet.set_column(c, c, min(60, max(8, width * 1.6)))
+        sheet.write_row(0, 0, [str(c) for c in frame.columns], bold)
+        for r, row in enumerate(frame.itertuples(index=False, name=None), start=1):
+            for c, value in enumerate(row):
+                if value is None or value is na or (isinstance(value, float) and math.isnan(value)):
+                    continue
+                sheet.write(r, c, value.item() if hasattr(value, "item") else value)
     book.close()
     return buffer.getvalue()
 

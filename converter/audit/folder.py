@@ -84,10 +84,12 @@ def _prewarm() -> None:
 def audit_paths(paths: Iterable[str | Path], *, house: HouseRules | None = None,
                 options: Mapping[str, str] | None = None, context: Mapping[str, Any] | None = None,
                 profile: Profile | None = None, jobs: int = 1, limits: Limits = Limits(),
-                on_file: Callable[[AuditedFile], None] | None = None) -> AuditReport:
+                on_file: Callable[[AuditedFile], None] | None = None,
+                on_started: Callable[[], None] | None = None) -> AuditReport:
     """Audit every file named (folders searched as ``check`` searches them: sub-folders named
     ``broken`` or ``legacy`` are read when named): each checked in a worker, then the folder's views. ``options`` (``--rule``)
-    win over the house rules' readings, which win over each sheet's own."""
+    win over the house rules' readings, which win over each sheet's own. ``on_started`` is
+    called once the workers are forked (``outputs.ReportLibraries.start``)."""
     house = house or HouseRules()
     files = expand_paths(paths, AUDIT_SUFFIXES)
     chosen = {**house.rules, **(options or {})}
@@ -109,7 +111,8 @@ def audit_paths(paths: Iterable[str | Path], *, house: HouseRules | None = None,
     task = Task(partial(_audit_in_worker, options=chosen, context=context, profile=profile),
                 _crashed, _prewarm)
     if files:
-        run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits, done)
+        run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits, done,
+                       started=on_started)
     return finish(audited, house, chosen)
 
 

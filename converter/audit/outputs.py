@@ -147,24 +147,52 @@ REPORT_LIBRARIES = {".xlsx": ("pandas", "xlsxwriter"), ".html": ("pandas", "jinj
                                                                  "matplotlib.backends.backend_svg")}
 
 
-def prewarm_reports(outputs: Iterable[Path]) -> "threading.Thread":
-    """Import the report writers' libraries (pandas, Jinja2, matplotlib: about a second) in a
-    thread while the audit's workers read the files; join it before writing."""
-    import importlib
-    import threading
+class ReportLibraries:
+    """The report writers' libraries (pandas, Jinja2, matplotlib: most of a second), imported in
+    a thread while the audit's workers read the files, and a chart drawn once (its fonts). Start it once the workers are forked
+    (``audit_paths(on_started=...)``): begun earlier, it holds the forking thread back (the GIL),
+    and a process forked while a module is half imported inherits its lock. Join it before
+    forking anything else (the annotated copies' workers, the reports' writers)."""
 
-    names = dict.fromkeys(n for p in outputs for n in REPORT_LIBRARIES.get(p.suffix.lower(), ()))
+    def __init__(self, outputs: Iterable[Path]) -> None:
+        import threading
 
-    def load() -> None:
-        for name in names:
+        suffixes = {p.suffix.lower() for p in outputs}
+        self.names = list(dict.fromkeys(n for s in suffixes for n in REPORT_LIBRARIES.get(s, ())))
+        self.charts = ".html" in suffixes
+        self._thread = threading.Thread(target=self._load, name="mechasheet-prewarm", daemon=True)
+        self._started = False
+
+    def _load(self) -> None:
+        import importlib
+
+        for name in self.names:
             try:
                 importlib.import_module(name)
             except ImportError:  # the writer will say so when it runs
+                return
+        if self.charts:  # the fonts found and opened once, here
+            from .party_chart import warm_up
+
+            try:
+                warm_up()
+            except Exception:  # the writer itself will say what is wrong
                 pass
 
-    thread = threading.Thread(target=load, name="mechasheet-prewarm", daemon=True)
-    thread.start()
-    return thread
+    def start(self) -> None:
+        if not self._started:
+            self._started = True
+            self._thread.start()
+
+    def join(self) -> None:
+        """The libraries loaded (started here if the audit never forked a worker)."""
+        self.start()
+        self._thread.join()
+
+
+def prewarm_reports(outputs: Iterable[Path]) -> ReportLibraries:
+    """The report writers' libraries for ``outputs``, to be loaded while the files are audited."""
+    return ReportLibraries(outputs)
 
 
 _BEING_WRITTEN: tuple[AuditReport, list[Path], str, bool, Inputs] | None = None  # for forked writers

@@ -122,7 +122,6 @@ class AuditReport:
         return duplicate_groups(self.files, self.house)
 
     def to_dict(self, lang: str = "ja") -> dict[str, Any]:
-        head = self.check.to_dict(lang)
         files = []
         for audited in self.files:
             for m in audited.members:
@@ -141,6 +140,7 @@ class AuditReport:
                                   "annotation_failed": audited.annotation_failed,
                                   "losses": [loss.to_dict() for loss in audited.losses]}
                 files.append(entry)
+        head = self.check.to_dict(lang, files)
         return {**head, "kind": "audit", "format": AUDIT_FORMAT, "lang": lang,
                 "house": self.house.to_dict() if self.house.path else None,
                 "summary": self.summary(), "files": files, "roster": self.roster(),

@@ -171,12 +171,14 @@ class CheckReport:
             counts[{Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "infos"}[x.level]] += 1
         return counts
 
-    def to_dict(self, lang: str = "ja") -> dict[str, Any]:
+    def to_dict(self, lang: str = "ja", files: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The report as JSON data; ``files``: the files' entries when the caller made them
+        already (the audit's, which add to each)."""
         from .. import __version__
 
         return {"format": REPORT_FORMAT, "version": __version__, "options": dict(self.options),
                 "summary": self.summary(), "valid": self.valid,
-                "files": [f.to_dict(lang) for f in self.files],
+                "files": [f.to_dict(lang) for f in self.files] if files is None else files,
                 "sets": {name: s.to_dict(lang) for name, s in self.sets.items()}}
 
 

@@ -321,3 +321,27 @@ def test_an_audit_gets_each_catalog_once_per_worker_and_whole(tmp_path) -> None:
         assert not isinstance(c, SentCatalog)
         assert by_raw.setdefault(json.dumps(c.raw, sort_keys=True, default=str), c) is c
     assert json_report_text(one.to_dict("ja")) == json_report_text(two.to_dict("ja"))
+
+
+def test_report_tables_are_written_as_values(tmp_path) -> None:
+    """The xlsx report's tables (and the roster) as written a row at a time: text stays text
+    even when it reads as a formula, a number or a link; a missing value is an empty cell;
+    numbers are numbers; the styled sheets have a bold, frozen header and a filter."""
+    import openpyxl
+    import pandas
+
+    from converter.roster_table import frames_xlsx
+
+    frame = pandas.DataFrame({"name": ["=HYPERLINK(\"http://x\")", "0012", "http://example.com", None],
+                              "total": pandas.array([1200, None, 3, 4], dtype="Int64")})
+    data = frames_xlsx([("表", frame), ("概要", frame.head(1))], styled=True, unfiltered=["概要"])
+    path = tmp_path / "t.xlsx"
+    path.write_bytes(data)
+    book = openpyxl.load_workbook(path)
+    sheet = book["表"]
+    assert [c.value for c in sheet[1]] == ["name", "total"] and sheet["A1"].font.b
+    assert [(c.value, c.data_type) for c in sheet["A"][1:]] == [
+        ('=HYPERLINK("http://x")', "s"), ("0012", "s"), ("http://example.com", "s"), (None, "n")]
+    assert [c.value for c in sheet["B"][1:]] == [1200, None, 3, 4]
+    assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref == "A1:B5"
+    assert book["概要"].auto_filter.ref is None

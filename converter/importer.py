@@ -74,9 +74,7 @@ class ImportReport:
         return EXIT_NONE if len(failed) == self.files else EXIT_SOME
 
     def to_dict(self, lang: str = "ja") -> dict[str, Any]:
-        head = self.check.to_dict(lang)
-        head["files"] = [e.to_dict(lang) for e in self.entries]
-        return head
+        return self.check.to_dict(lang, [e.to_dict(lang) for e in self.entries])
 
     def roster(self):
         """The run as a pandas DataFrame (:mod:`converter.roster_table`)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from .core.findings import Severity
 
@@ -68,26 +68,56 @@ def roster(paths: Iterable[str | Path], *, system: str | None = None, jobs: int 
     return import_files(paths, system=system, jobs=jobs).roster()
 
 
-def write_roster(frame: "pandas.DataFrame", outdir: Path, *, force: bool = False,
-                 inputs: "Iterable[str] | Inputs" = ()) -> list[Path]:
-    """``roster.csv`` and ``roster.xlsx`` in ``outdir``, each written whole or not at all."""
+ROSTER_CHUNK = 2000  # rows of the roster made into one DataFrame at a time when it is written
+
+
+def write_roster(frames: "pandas.DataFrame | Iterable[pandas.DataFrame]", outdir: Path, *,
+                 force: bool = False, inputs: "Iterable[str] | Inputs" = ()) -> list[Path]:
+    """``roster.csv`` and ``roster.xlsx`` in ``outdir``, each written whole or not at all, from
+    one DataFrame or from successive ones (the rows of a large import, ``roster_chunks``: the
+    whole run's table is then never in memory at once); successive ones must be iterable twice."""
+    import pandas
+
     from .io.files import Inputs, write_atomic
 
     inputs = inputs if isinstance(inputs, Inputs) else Inputs(inputs)
-    csv = frame.to_csv(index=False).encode("utf-8-sig")
-    return [write_atomic(outdir / "roster.csv", csv, force=force, inputs=inputs),
-            write_atomic(outdir / "roster.xlsx", roster_xlsx(frame), force=force, inputs=inputs)]
+    chunks = [frames] if isinstance(frames, pandas.DataFrame) else frames
+    csv = write_atomic(outdir / "roster.csv", _csv_pieces(chunks), force=force, inputs=inputs)
+    return [csv, write_atomic(outdir / "roster.xlsx", frames_xlsx([("roster", chunks)]), force=force, inputs=inputs)]
+
+
+class roster_chunks:  # noqa: N801 (read as a function: the roster in chunks)
+    """The roster of ``entries`` as DataFrames of ``size`` rows each, made one at a time as it is
+    iterated, and made again on each iteration (``write_roster`` writes two files from it); the
+    first one even when there are no entries (it carries the columns)."""
+
+    def __init__(self, entries: Sequence["Entry"], size: int = ROSTER_CHUNK) -> None:
+        self.entries, self.size = entries, size
+
+    def __iter__(self) -> Iterator["pandas.DataFrame"]:
+        for start in range(0, max(len(self.entries), 1), self.size):
+            yield roster_frame(self.entries[start:start + self.size])
+
+
+def _csv_pieces(frames: Iterable["pandas.DataFrame"]) -> Iterator[bytes]:
+    """The frames as one CSV: the header once, UTF-8 with a BOM (Excel opens it as UTF-8)."""
+    first = True
+    for frame in frames:
+        if first or len(frame):
+            yield frame.to_csv(index=False, header=first).encode("utf-8-sig" if first else "utf-8")
+        first = False
 
 
 def roster_xlsx(frame: "pandas.DataFrame") -> bytes:
     """The roster as a workbook of one sheet (``roster``: the columns' names, then a row per
     entry; a missing value an empty cell)."""
-    return frames_xlsx([("roster", frame)])
+    return frames_xlsx([("roster", [frame])])
 
 
-def frames_xlsx(sheets: Sequence[tuple[str, "pandas.DataFrame"]], *, styled: bool = False,
-                unfiltered: Iterable[str] = ()) -> bytes:
-    """Each (name, frame) as a sheet: the columns' names, then a row per line, a missing value
+def frames_xlsx(sheets: Sequence[tuple[str, "pandas.DataFrame | Iterable[pandas.DataFrame]"]], *,
+                styled: bool = False, unfiltered: Iterable[str] = ()) -> bytes:
+    """Each (name, frame) as a sheet (a frame, or successive frames of the same columns whose
+    rows follow one another): the columns' names, then a row per line, a missing value
     an empty cell, text always text (never a formula, number or link), written a row at a time
     in XlsxWriter's constant memory mode. pandas' ``to_excel`` writes column by column, holding
     the whole table (about 2 KB a row: 20 MB for a folder of 10,000 sheets), and serialises a
@@ -96,6 +126,7 @@ def frames_xlsx(sheets: Sequence[tuple[str, "pandas.DataFrame"]], *, styled: boo
     ``unfiltered``."""
     import math
 
+    import pandas
     import xlsxwriter
 
     buffer = io.BytesIO()
@@ -104,22 +135,25 @@ def frames_xlsx(sheets: Sequence[tuple[str, "pandas.DataFrame"]], *, styled: boo
     bold = book.add_format({"bold": True}) if styled else None
     plain = set(unfiltered)
     na = _na()
-    for name, frame in sheets:
+    for name, frames in sheets:
         sheet = book.add_worksheet(name)
-        rows, cols = frame.shape
-        if styled:
-            sheet.freeze_panes(1, 0)
-            if rows and name not in plain:
-                sheet.autofilter(0, 0, rows, cols - 1)
-            for c, column in enumerate(frame.columns):
-                width = max([len(str(column))] + [len(str(v)) for v in frame.iloc[:200, c]])
-                sheet.set_column(c, c, min(60, max(8, width * 1.6)))
-        sheet.write_row(0, 0, [str(c) for c in frame.columns], bold)
-        for r, row in enumerate(frame.itertuples(index=False, name=None), start=1):
-            for c, value in enumerate(row):
-                if value is None or value is na or (isinstance(value, float) and math.isnan(value)):
-                    continue
-                sheet.write(r, c, value.item() if hasattr(value, "item") else value)
+        r = 0
+        for k, frame in enumerate([frames] if isinstance(frames, pandas.DataFrame) else frames):
+            if k == 0:
+                rows, cols = frame.shape
+                if styled:  # from the first frame (the audit's tables are one frame each)
+                    sheet.freeze_panes(1, 0)
+                    if rows and name not in plain:
+                        sheet.autofilter(0, 0, rows, cols - 1)
+                    for c, column in enumerate(frame.columns):
+                        width = max([len(str(column))] + [len(str(v)) for v in frame.iloc[:200, c]])
+                        sheet.set_column(c, c, min(60, max(8, width * 1.6)))
+                sheet.write_row(0, 0, [str(c) for c in frame.columns], bold)
+            for r, row in enumerate(frame.itertuples(index=False, name=None), start=r + 1):
+                for c, value in enumerate(row):
+                    if value is None or value is na or (isinstance(value, float) and math.isnan(value)):
+                        continue
+                    sheet.write(r, c, value.item() if hasattr(value, "item") else value)
     book.close()
     return buffer.getvalue()
 

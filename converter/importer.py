@@ -298,9 +298,9 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
         else:
             texts = (_json(e.to_dict()) for e in entries)
         write_atomic(out / REPORT_NAME, _report_pieces(check, texts), force=force, inputs=inputs)
-        from .roster_table import roster_chunks, write_roster
+        from .roster_table import RosterChunks, write_roster
 
-        write_roster(roster_chunks(entries), out, force=force, inputs=inputs)
+        write_roster(RosterChunks(entries), out, force=force, inputs=inputs)
     return report
 
 

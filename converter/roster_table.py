@@ -74,7 +74,7 @@ ROSTER_CHUNK = 2000  # rows of the roster made into one DataFrame at a time when
 def write_roster(frames: "pandas.DataFrame | Iterable[pandas.DataFrame]", outdir: Path, *,
                  force: bool = False, inputs: "Iterable[str] | Inputs" = ()) -> list[Path]:
     """``roster.csv`` and ``roster.xlsx`` in ``outdir``, each written whole or not at all, from
-    one DataFrame or from successive ones (the rows of a large import, ``roster_chunks``: the
+    one DataFrame or from successive ones (the rows of a large import, ``RosterChunks``: the
     whole run's table is then never in memory at once); successive ones must be iterable twice."""
     import pandas
 
@@ -86,7 +86,7 @@ def write_roster(frames: "pandas.DataFrame | Iterable[pandas.DataFrame]", outdir
     return [csv, write_atomic(outdir / "roster.xlsx", frames_xlsx([("roster", chunks)]), force=force, inputs=inputs)]
 
 
-class roster_chunks:  # noqa: N801 (read as a function: the roster in chunks)
+class RosterChunks:
     """The roster of ``entries`` as DataFrames of ``size`` rows each, made one at a time as it is
     iterated, and made again on each iteration (``write_roster`` writes two files from it); the
     first one even when there are no entries (it carries the columns)."""
@@ -111,7 +111,7 @@ def _csv_pieces(frames: Iterable["pandas.DataFrame"]) -> Iterator[bytes]:
 def roster_xlsx(frame: "pandas.DataFrame") -> bytes:
     """The roster as a workbook of one sheet (``roster``: the columns' names, then a row per
     entry; a missing value an empty cell)."""
-    return frames_xlsx([("roster", [frame])])
+    return frames_xlsx([("roster", frame)])
 
 
 def frames_xlsx(sheets: Sequence[tuple[str, "pandas.DataFrame | Iterable[pandas.DataFrame]"]], *,

@@ -259,18 +259,18 @@ def test_roster_stays_the_function_after_its_module_is_imported() -> None:
 def test_the_roster_written_in_chunks_is_the_whole_roster(imported, tmp_path, size) -> None:
     """A large import writes its roster from DataFrames of a few thousand rows at a time: the
     CSV bytes and the workbook's cells are those of the whole run's one DataFrame."""
-    from converter.roster_table import roster_chunks, write_roster
+    from converter.roster_table import RosterChunks, write_roster
 
     report, _ = imported
     whole, chunked = tmp_path / "whole", tmp_path / "chunked"
     whole.mkdir(), chunked.mkdir()
     write_roster(report.roster(), whole)
-    write_roster(roster_chunks(report.entries, size), chunked)
+    write_roster(RosterChunks(report.entries, size), chunked)
     assert (whole / "roster.csv").read_bytes() == (chunked / "roster.csv").read_bytes()
     cells = [[[c.value for c in r] for r in openpyxl.load_workbook(d / "roster.xlsx").active.iter_rows()]
              for d in (whole, chunked)]
     assert cells[0] == cells[1] and len(cells[0]) == len(report.entries) + 1
     empty = tmp_path / "empty"
     empty.mkdir()
-    write_roster(roster_chunks([], size), empty)
+    write_roster(RosterChunks([], size), empty)
     assert (empty / "roster.csv").read_bytes() == report.roster().head(0).to_csv(index=False).encode("utf-8-sig")

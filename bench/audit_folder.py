@@ -24,7 +24,7 @@ TARGET = 2.0
 
 def runs(out: Path, jobs: int) -> dict[str, tuple[str, str]]:
     audit = ("from converter.audit.folder import audit_paths\n"
-             "from converter.audit.outputs import prewarm_reports, write_annotated, write_reports\n"
+             "from converter.audit.outputs import ReportLibraries, write_annotated, write_reports\n"
              f"out = Path({str(out)!r})\n"
              "reports = [out / 'a.json', out / 'a.xlsx', out / 'a.html']")
     return {
@@ -33,10 +33,10 @@ def runs(out: Path, jobs: int) -> dict[str, tuple[str, str]]:
         "audit, no output": (audit, f"report = audit_paths(files, jobs={jobs})"),
         # as `mechasheet audit` runs: the report libraries loaded while the files are audited,
         # the copies and the reports written with the same jobs
-        "audit, reports": (audit, "libraries = prewarm_reports(reports)\n"
+        "audit, reports": (audit, "libraries = ReportLibraries(reports)\n"
                                   f"report = audit_paths(files, jobs={jobs}, on_started=libraries.start)\n"
                                   f"libraries.join()\nwrite_reports(report, reports, force=True, jobs={jobs})"),
-        "audit, everything": (audit, "libraries = prewarm_reports(reports)\n"
+        "audit, everything": (audit, "libraries = ReportLibraries(reports)\n"
                                      f"report = audit_paths(files, jobs={jobs}, on_started=libraries.start)\n"
                                      "libraries.join()\n"
                                      f"write_annotated(report, out / 'annotated', force=True, jobs={jobs})\n"

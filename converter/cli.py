@@ -364,7 +364,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     annotated copies; exit 0 without errors, 1 with some, 2 when nothing could be read."""
     from .audit.folder import AUDIT_SUFFIXES, audit_paths
     from .audit.house import load_house
-    from .audit.outputs import check_report_names, prewarm_reports, write_annotated, write_reports
+    from .audit.outputs import ReportLibraries, check_report_names, write_annotated, write_reports
     from .check.text import render_file, text_options
     from .io import expand_paths
     from .io.files import Inputs
@@ -388,7 +388,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         raise MechasheetError("no documents found in: " + ", ".join(args.paths), "NO_DOCUMENTS",
                               paths=list(args.paths))
     opts = text_options(args.lang, quiet=True, color=_color(sys.stdout))
-    libraries = prewarm_reports(outputs)
+    libraries = ReportLibraries(outputs)
     from .audit.house import HouseRules
     from .audit.tables import in_force
 

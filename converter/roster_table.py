@@ -76,14 +76,18 @@ def write_roster(frames: "pandas.DataFrame | Iterable[pandas.DataFrame]", outdir
     """``roster.csv`` and ``roster.xlsx`` in ``outdir``, each written whole or not at all, from
     one DataFrame or from successive ones (the rows of a large import, ``RosterChunks``: the
     whole run's table is then never in memory at once); successive ones must be iterable twice."""
-    import pandas
-
     from .io.files import Inputs, write_atomic
 
     inputs = inputs if isinstance(inputs, Inputs) else Inputs(inputs)
-    chunks = [frames] if isinstance(frames, pandas.DataFrame) else frames
-    csv = write_atomic(outdir / "roster.csv", _csv_pieces(chunks), force=force, inputs=inputs)
-    return [csv, write_atomic(outdir / "roster.xlsx", frames_xlsx([("roster", chunks)]), force=force, inputs=inputs)]
+    csv = write_atomic(outdir / "roster.csv", _csv_pieces(_frames(frames)), force=force, inputs=inputs)
+    return [csv, write_atomic(outdir / "roster.xlsx", frames_xlsx([("roster", frames)]), force=force, inputs=inputs)]
+
+
+def _frames(frames: "pandas.DataFrame | Iterable[pandas.DataFrame]") -> Iterable["pandas.DataFrame"]:
+    """One DataFrame or successive ones, as successive ones."""
+    import pandas
+
+    return [frames] if isinstance(frames, pandas.DataFrame) else frames
 
 
 class RosterChunks:
@@ -108,12 +112,6 @@ def _csv_pieces(frames: Iterable["pandas.DataFrame"]) -> Iterator[bytes]:
         first = False
 
 
-def roster_xlsx(frame: "pandas.DataFrame") -> bytes:
-    """The roster as a workbook of one sheet (``roster``: the columns' names, then a row per
-    entry; a missing value an empty cell)."""
-    return frames_xlsx([("roster", frame)])
-
-
 def frames_xlsx(sheets: Sequence[tuple[str, "pandas.DataFrame | Iterable[pandas.DataFrame]"]], *,
                 styled: bool = False, unfiltered: Iterable[str] = ()) -> bytes:
     """Each (name, frame) as a sheet (a frame, or successive frames of the same columns whose
@@ -126,7 +124,6 @@ def frames_xlsx(sheets: Sequence[tuple[str, "pandas.DataFrame | Iterable[pandas.
     ``unfiltered``."""
     import math
 
-    import pandas
     import xlsxwriter
 
     buffer = io.BytesIO()
@@ -138,7 +135,7 @@ def frames_xlsx(sheets: Sequence[tuple[str, "pandas.DataFrame | Iterable[pandas.
     for name, frames in sheets:
         sheet = book.add_worksheet(name)
         r = 0
-        for k, frame in enumerate([frames] if isinstance(frames, pandas.DataFrame) else frames):
+        for k, frame in enumerate(_frames(frames)):
             if k == 0:
                 rows, cols = frame.shape
                 if styled:  # from the first frame (the audit's tables are one frame each)

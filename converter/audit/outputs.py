@@ -149,10 +149,12 @@ REPORT_LIBRARIES = {".xlsx": ("pandas", "xlsxwriter"), ".html": ("pandas", "jinj
 
 class ReportLibraries:
     """The report writers' libraries (pandas, Jinja2, matplotlib: most of a second), imported in
-    a thread while the audit's workers read the files, and a chart drawn once (its fonts). Start it once the workers are forked
-    (``audit_paths(on_started=...)``): begun earlier, it holds the forking thread back (the GIL),
-    and a process forked while a module is half imported inherits its lock. Join it before
-    forking anything else (the annotated copies' workers, the reports' writers)."""
+    a thread while the audit's workers read the files, and a chart drawn once (its fonts).
+
+    Start it once the workers are forked (``audit_paths(on_started=...)``): begun earlier, it
+    holds the forking thread back (the GIL), and a process forked while a module is half
+    imported inherits its lock. Join it before forking anything else (the annotated copies'
+    workers, the reports' writers)."""
 
     def __init__(self, outputs: Iterable[Path]) -> None:
         import threading
@@ -170,7 +172,7 @@ class ReportLibraries:
             try:
                 importlib.import_module(name)
             except ImportError:  # the writer will say so when it runs
-                return
+                pass
         if self.charts:  # the fonts found and opened once, here
             from .party_chart import warm_up
 
@@ -188,11 +190,6 @@ class ReportLibraries:
         """The libraries loaded (started here if the audit never forked a worker)."""
         self.start()
         self._thread.join()
-
-
-def prewarm_reports(outputs: Iterable[Path]) -> ReportLibraries:
-    """The report writers' libraries for ``outputs``, to be loaded while the files are audited."""
-    return ReportLibraries(outputs)
 
 
 _BEING_WRITTEN: tuple[AuditReport, list[Path], str, bool, Inputs] | None = None  # for forked writers

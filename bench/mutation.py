@@ -591,7 +591,8 @@ def _run(cmd: list[str], cwd: Path, timeout: float, **env: str) -> tuple[str, fl
 
 def pytest_cmd(system: str, root: Path) -> list[str]:
     deselect = [f"--deselect={t.format(system=o)}" for t in OTHERS for o in SYSTEMS if o != system]
-    return [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *deselect,
+    # -n 0: in this process (the mutants run side by side already; the calls are recorded here)
+    return [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider", *deselect,
             *[t for t in TESTS[system] if (root / t).exists()]]
 
 

@@ -180,22 +180,27 @@ def _unchanged_sheets(package: Package, fmap: FormulaMap,
         if sheet not in package.sheets:
             continue
         data = package.read_part(package.sheets[sheet])
+        find, startswith = data.find, data.startswith
+        plain = _plain_elements(fmap.template, sheet)
         masters: dict[bytes, tuple[int, int, str]] = {}  # a shared formula's index → its first cell
         runs: dict[tuple[int, int], bytes] = {}  # a run's first cell, holding our text → its cells' element
         pos = 0
-        for row, col, tag, entry, i, first in wanted:
-            at = data.find(tag, pos)
-            end = data.find(b">", at) if at >= 0 else -1
+        for k, (row, col, tag, entry, i, first) in enumerate(wanted):
+            at = find(tag, pos)
+            end = find(b">", at) if at >= 0 else -1
             if end < 0:
                 break
-            body = end + 1
-            pos = end
-            if first is not None and first in runs and data.startswith(runs[first], body):
+            body = pos = end + 1
+            if first is not None:
+                run = runs.get(first)
+                if run is not None and startswith(run, body):
+                    continue
+            element = plain[k]
+            if element is None:
+                element = plain[k] = b"<f>" + entry.written(i) + b"</f>"
+            if startswith(element, body):
                 continue
             written = entry.written(i)
-            if data.startswith(b"<f>", body) and data.startswith(written, body + 3) \
-                    and data.startswith(b"</f>", body + 3 + len(written)):
-                continue
             if data.startswith(b'<f t="shared" ref="', body):
                 head_end = data.find(b">", body)
                 index = _SHARED_INDEX.search(data, body, head_end)
@@ -235,6 +240,14 @@ def _formula_at(data: bytes, at: int, row: int, col: int, masters: dict[bytes, t
     text = decoded_formula(data[head_end + 1:close])
     masters[index.group(1)] = (row, col, text)
     return normal(text)
+
+
+@lru_cache(maxsize=None)
+def _plain_elements(template: str, sheet: str) -> list[bytes | None]:
+    """Beside :func:`_written_cells`' list of ``sheet``, each cell's formula element as our writer
+    writes an unshared one (``<f>…</f>``), made the first time a workbook's cell is compared
+    with it (None until then), so a folder's workbooks compare each cell in one call."""
+    return [None] * len(_written_cells(template)[sheet])
 
 
 @lru_cache(maxsize=None)

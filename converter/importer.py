@@ -8,6 +8,7 @@ so names that collide get a suffix deterministically. Reading (``converter.legac
 """
 from __future__ import annotations
 
+import io
 import json
 import re
 from array import array
@@ -16,8 +17,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
-from collections.abc import Mapping
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, overload
 
 from .check import CheckReport, FileReport, check_source
 from .check.checker import ordered
@@ -57,9 +58,10 @@ class Entry:
 @dataclass
 class ImportReport:
     """A run's entries, in input order. After a ``streamed`` run each entry keeps only what the
-    summary, the roster and the set checks need; the whole report is import-report.json."""
+    summary, the roster and the set checks need, and waits in a temporary file until asked for
+    (:class:`EntryStore`); the whole report is import-report.json."""
 
-    entries: list[Entry]
+    entries: Sequence[Entry]
     check: CheckReport  # the same file reports, with the set checks run over them
 
     @property
@@ -234,7 +236,7 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
     plan = _Plan(write=out is not None, templates=templates, streamed=streamed)
     taken: set[str] = set()
     arrived: dict[int, list[Prepared]] = {}
-    entries: list[Entry] = []
+    entries: list[Entry] | EntryStore = EntryStore() if streamed else []
     waiting: deque[tuple[Entry, list[Any]]] = deque()  # entries whose files are being written
     spool = _Spool() if streamed else None
     kept = SetStore() if streamed else None
@@ -247,13 +249,15 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
             entry, futures = waiting.popleft()
             for f in futures:
                 writer.result(f)
-            entries.append(entry)
             if on_entry is not None:
                 on_entry(entry)
             if streamed:
                 share_readings(entry.report, shared)
                 entry.report.findings = [_TALLY[f.level] for f in entry.report.findings]
-                kept.keep(entry.report)  # what a set check reads waits on disk
+                # what a set check reads waits on disk; a set's members stay here for its checks
+                entries.add(entry, live=kept.keep(entry.report) or _read_by_set_checks(entry.report))
+            else:
+                entries.append(entry)
 
     def emit(got: Prepared) -> None:
         entry, futures = got.entry, []
@@ -289,7 +293,8 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
             run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits, done)
         finish(block=True)
     del files  # thousands of paths, not needed past here (the entries name their files)
-    check = CheckReport([e.report for e in entries], options=options)
+    check = CheckReport(entries.reports() if isinstance(entries, EntryStore) else [e.report for e in entries],
+                        options=options)
     run_all_set_checks(check, kept)
     report = ImportReport(entries, check)
     if out is not None:
@@ -382,6 +387,109 @@ class _Spool:
                     obj["findings"] = [f.to_dict() for f in entry.report.findings]
                     text = _json(obj)
                 yield text
+
+
+def _read_by_set_checks(report: FileReport) -> bool:
+    """Whether the set checks will still read ``report`` as it is (one kept in memory, not in a
+    SetStore: a document of a system with set checks that names no set)."""
+    from .rules import get_system, system_ids
+
+    return report.evaluation is not None and report.system in system_ids() \
+        and bool(get_system(report.system).set_checks)
+
+
+class EntryStore(Sequence[Entry]):
+    """A streamed run's entries in input order, memory flat in their number: each pickled to a
+    temporary file as it is handed on and read back when asked for (the roster, the summary,
+    import-report.json); only the reports of a set's members stay in memory, for the set checks
+    that add findings to them at the end. Objects the entries share (the readings in force, the
+    origin, a catalog) are pickled once, as themselves, not once an entry."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        self._file = tempfile.TemporaryFile(prefix="mechasheet-entries-")
+        self._at = array("Q")  # each entry's offset in the file
+        self._sizes = array("Q")
+        self._live: dict[int, FileReport] = {}  # entry → its report, kept here for a set check
+        self._shared: dict[int, Any] = {}  # id → an object every entry pickled refers to
+
+    def add(self, entry: Entry, live: bool = False) -> None:
+        """``entry`` at the end; with ``live``, its report kept as it is (a set check reads it)."""
+        import pickle
+
+        report = entry.report
+        if live:
+            self._live[len(self._at)] = report
+            entry = replace(entry, report=None)
+        else:
+            for shared in (report.options, report.origin, report.context.get("catalog")):
+                if shared is not None:
+                    self._shared.setdefault(id(shared), shared)
+        buffer = io.BytesIO()
+        pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
+        pickler.persistent_id = self._persistent_id
+        pickler.dump(entry)
+        self._at.append(self._file.seek(0, 2))
+        self._sizes.append(self._file.write(buffer.getbuffer()))
+
+    def _persistent_id(self, obj: Any) -> int | None:
+        key = id(obj)
+        return key if key in self._shared else None
+
+    def _entry(self, index: int) -> Entry:
+        import pickle
+
+        self._file.seek(self._at[index])
+        unpickler = pickle.Unpickler(io.BytesIO(self._file.read(self._sizes[index])))
+        unpickler.persistent_load = self._shared.__getitem__
+        entry = unpickler.load()
+        if entry.report is None:
+            entry.report = self._live[index]
+        return entry
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Entry]: ...
+
+    def __getitem__(self, index: int | slice) -> Entry | list[Entry]:
+        if isinstance(index, slice):
+            return [self._entry(i) for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        return self._entry(index % len(self))
+
+    def __iter__(self) -> Iterator[Entry]:
+        for i in range(len(self)):
+            yield self._entry(i)
+
+    def reports(self) -> "EntryReports":
+        """The entries' check reports, as a sequence read from this store."""
+        return EntryReports(self)
+
+
+class EntryReports(Sequence[FileReport]):
+    """The check reports of an :class:`EntryStore`'s entries, in order (the run's CheckReport
+    reads them for its summary and the set checks without holding them all)."""
+
+    def __init__(self, store: EntryStore) -> None:
+        self.store = store
+
+    def __len__(self) -> int:
+        return len(self.store)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        got = self.store[index]
+        return [e.report for e in got] if isinstance(index, slice) else got.report
+
+    def __iter__(self) -> Iterator[FileReport]:
+        for entry in self.store:
+            yield entry.report
 
 
 def _resolved(folder: Path) -> Path | None:

@@ -76,6 +76,40 @@ def test_streamed_run_writes_what_a_whole_run_writes(folder: Path, tmp_path: Pat
                if e.report.system == "pp")
 
 
+def test_a_streamed_runs_entries_wait_on_disk(folder: Path, tmp_path: Path) -> None:
+    """A streamed run's entries are read back from a temporary file when asked for (so memory
+    stays flat in a folder's size), equal to a whole run's; a set's members keep their report
+    in memory, the very object the set checks added their findings to; what the entries share
+    (the readings in force) comes back as one object, not a copy each."""
+    from converter.importer import EntryStore
+
+    whole = import_files([folder], tmp_path / "whole", jobs=1)
+    streamed = import_files([folder], tmp_path / "streamed", jobs=1, streamed=True)
+    entries = streamed.entries
+    assert isinstance(entries, EntryStore) and len(entries) == len(whole.entries) > 5
+    def where(record) -> tuple:
+        return record.file, record.sheet, record.region, record.system, record.confidence
+
+    assert [where(e.record) for e in entries] == [where(e.record) for e in whole.entries]
+    assert [e.row for e in entries] == [e.row for e in entries[:]] and all(e.row for e in entries)
+    assert [e.report.path for e in entries[-3:]] == [e.report.path for e in whole.entries[-3:]]
+    assert entries[-1].record == entries[len(entries) - 1].record
+    with pytest.raises(IndexError):
+        entries[len(entries)]
+    # the sets: the ゲッター forms (up's transformation group), every mailgear pilot (the party)
+    members = [i for i, e in enumerate(entries) if "getter-" in e.record.file or e.report.system == "mailgear"]
+    others = [i for i, e in enumerate(entries) if i not in members and e.imported]
+    assert len(members) >= 4 and len(others) >= 2
+    for i in members:  # in memory: the same report each time, holding the set check's finding
+        assert entries[i].report is entries[i].report
+    [liger] = [entries[i].report for i in members if entries[i].record.file.endswith("getter-1.xlsx")]
+    assert "UP_TRANSFORM_SET_MISMATCH" in [f.code for f in liger.findings]
+    first, second = entries[others[0]].report, entries[others[1]].report
+    assert first is not entries[others[0]].report  # read from the file again
+    assert first.options == second.options and first.options is second.options
+    assert [f.level for f in first.findings] == [f.level for f in whole.entries[others[0]].report.findings]
+
+
 def test_report_is_written_as_one_dump_of_the_whole_report(folder: Path, tmp_path: Path) -> None:
     """import-report.json is written an entry at a time; its text is json.dumps of the whole
     report, as it was before (and for a run that found no workbook)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import json
 import re
-from array import array
 from collections import deque
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
@@ -29,6 +28,7 @@ from .io.sources import expand_paths
 from .legacy.profile import Profile
 from .legacy.sources import SUFFIXES, ImportRecord, read_import
 from .check.set_store import SetStore, run_all_set_checks
+from .core.spool import Spool
 from .runner import Limits, Task, run_in_workers, share_readings, slimmed
 
 REPORT_NAME = "import-report.json"
@@ -357,36 +357,31 @@ _TALLY = {level: Finding("", severity=level) for level in Severity}
 
 
 class _Spool:
-    """A streamed run's entry objects and findings, in a temporary file until the report is
-    written."""
+    """A streamed run's entry objects and findings, set aside until the report is written."""
 
     def __init__(self) -> None:
-        import tempfile
-
-        self.file = tempfile.TemporaryFile()
-        self.sizes = array("Q")  # each entry's object, then its pickled findings
+        self.records = Spool("mechasheet-report-")  # each entry's object, then its pickled findings
 
     def add(self, text: bytes, findings: bytes) -> None:
-        self.file.write(text)
-        self.file.write(findings)
-        self.sizes.extend((len(text), len(findings)))
+        self.records.append(text)
+        self.records.append(findings)
 
-    def texts(self, entries: list[Entry]) -> Iterator[bytes]:
+    def texts(self, entries: Sequence[Entry]) -> Iterator[bytes]:
         """Each entry's object; where the set checks added findings, with them, in order."""
         import pickle
 
-        self.file.seek(0)
-        with self.file:
-            for k, entry in enumerate(entries):
-                text, findings = self.file.read(self.sizes[2 * k]), self.file.read(self.sizes[2 * k + 1])
-                added = [f for f in entry.report.findings if f.code]
-                if added:
-                    entry.report.findings = ordered(pickle.loads(findings) + added)
-                    obj = json.loads(text)
-                    obj["valid"] = entry.report.valid
-                    obj["findings"] = [f.to_dict() for f in entry.report.findings]
-                    text = _json(obj)
-                yield text
+        records = iter(self.records)
+        for entry in entries:
+            text, findings = next(records), next(records)
+            added = [f for f in entry.report.findings if f.code]
+            if added:
+                entry.report.findings = ordered(pickle.loads(findings) + added)
+                obj = json.loads(text)
+                obj["valid"] = entry.report.valid
+                obj["findings"] = [f.to_dict() for f in entry.report.findings]
+                text = _json(obj)
+            yield text
+        self.records.close()
 
 
 def _read_by_set_checks(report: FileReport) -> bool:
@@ -406,11 +401,7 @@ class EntryStore(Sequence[Entry]):
     origin, a catalog) are pickled once, as themselves, not once an entry."""
 
     def __init__(self) -> None:
-        import tempfile
-
-        self._file = tempfile.TemporaryFile(prefix="mechasheet-entries-")
-        self._at = array("Q")  # each entry's offset in the file
-        self._sizes = array("Q")
+        self._records = Spool("mechasheet-entries-")  # each entry, pickled
         self._live: dict[int, FileReport] = {}  # entry → its report, kept here for a set check
         self._shared: dict[int, Any] = {}  # id → an object every entry pickled refers to
 
@@ -420,7 +411,7 @@ class EntryStore(Sequence[Entry]):
 
         report = entry.report
         if live:
-            self._live[len(self._at)] = report
+            self._live[len(self._records)] = report
             entry = replace(entry, report=None)
         else:
             for shared in (report.options, report.origin, report.context.get("catalog")):
@@ -430,18 +421,16 @@ class EntryStore(Sequence[Entry]):
         pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
         pickler.persistent_id = self._persistent_id
         pickler.dump(entry)
-        self._at.append(self._file.seek(0, 2))
-        self._sizes.append(self._file.write(buffer.getbuffer()))
+        self._records.append(buffer.getbuffer())
 
     def _persistent_id(self, obj: Any) -> int | None:
         key = id(obj)
         return key if key in self._shared else None
 
-    def _entry(self, index: int) -> Entry:
+    def _entry(self, index: int, data: bytes | None = None) -> Entry:
         import pickle
 
-        self._file.seek(self._at[index])
-        unpickler = pickle.Unpickler(io.BytesIO(self._file.read(self._sizes[index])))
+        unpickler = pickle.Unpickler(io.BytesIO(self._records[index] if data is None else data))
         unpickler.persistent_load = self._shared.__getitem__
         entry = unpickler.load()
         if entry.report is None:
@@ -449,7 +438,7 @@ class EntryStore(Sequence[Entry]):
         return entry
 
     def __len__(self) -> int:
-        return len(self._at)
+        return len(self._records)
 
     @overload
     def __getitem__(self, index: int) -> Entry: ...
@@ -465,8 +454,8 @@ class EntryStore(Sequence[Entry]):
         return self._entry(index % len(self))
 
     def __iter__(self) -> Iterator[Entry]:
-        for i in range(len(self)):
-            yield self._entry(i)
+        for i, data in enumerate(self._records):
+            yield self._entry(i, data)
 
     def reports(self) -> "EntryReports":
         """The entries' check reports, as a sequence read from this store."""

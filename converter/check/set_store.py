@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import pickle
-import tempfile
-from typing import IO, Any
+from typing import Any
 
+from ..core.spool import Spool
 from ..rules import get_system, system_ids
 from .checker import run_set_checks
 from .report import CheckReport, FileReport
@@ -28,9 +28,9 @@ class SetStore:
     """What the set checks read of each member, by (system, set key), in a temporary file."""
 
     def __init__(self) -> None:
-        self._file: IO[bytes] | None = None
-        self._sets: dict[tuple[str, str], list[tuple[FileReport, int, int]]] = {}
-        self._stored: dict[bytes, tuple[int, int]] = {}  # digest → where: copies stored once
+        self._spool = Spool("mechasheet-sets-")
+        self._sets: dict[tuple[str, str], list[tuple[FileReport, int]]] = {}  # each member's record
+        self._stored: dict[bytes, int] = {}  # digest → its record: copies stored once
 
     def keep(self, report: FileReport) -> bool:
         """Move what ``report`` keeps for a set check to the file; whether it did (a report of
@@ -48,12 +48,8 @@ class SetStore:
         data = pickle.dumps((report.document, report.evaluation, report.cells), protocol=pickle.HIGHEST_PROTOCOL)
         digest = hashlib.blake2b(data, digest_size=16).digest()
         if digest not in self._stored:
-            if self._file is None:
-                self._file = tempfile.TemporaryFile(prefix="mechasheet-sets-")
-            self._stored[digest] = (self._file.seek(0, 2), len(data))
-            self._file.write(data)
-        offset, size = self._stored[digest]
-        self._sets.setdefault((report.system, key), []).append((report, offset, size))
+            self._stored[digest] = self._spool.append(data)
+        self._sets.setdefault((report.system, key), []).append((report, self._stored[digest]))
         report.document, report.evaluation, report.cells = None, None, {}
         return True
 
@@ -61,24 +57,17 @@ class SetStore:
         """The set checks of every kept set, one set at a time (read back, checked, let go)."""
         for members in self._sets.values():
             read: dict[int, tuple[Any, ...]] = {}  # one object for copies of one document (read only)
-            for fr, offset, size in members:
-                if offset not in read:
-                    read[offset] = self._read(offset, size)
-                fr.document, fr.evaluation, fr.cells = read[offset]
-            run_set_checks(report, [fr for fr, _, _ in members])
-            for fr, _, _ in members:
+            for fr, record in members:
+                if record not in read:
+                    read[record] = pickle.loads(self._spool[record])
+                fr.document, fr.evaluation, fr.cells = read[record]
+            run_set_checks(report, [fr for fr, _ in members])
+            for fr, _ in members:
                 fr.document, fr.evaluation, fr.cells = None, None, {}
         self.close()
 
-    def _read(self, offset: int, size: int) -> tuple[Any, ...]:
-        assert self._file is not None
-        self._file.seek(offset)
-        return pickle.loads(self._file.read(size))
-
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        self._spool.close()
         self._sets.clear()
         self._stored.clear()
 

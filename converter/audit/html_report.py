@@ -152,7 +152,9 @@ def party_charts(report: AuditReport, lang: str) -> list[dict[str, Any]]:
 
 
 @lru_cache(maxsize=1)
-def _template() -> "jinja2.Template":
+def page_template() -> "jinja2.Template":
+    """The page's Jinja2 template, compiled once a process (``outputs.ReportLibraries`` does it
+    while the audit's files are read)."""
     import jinja2
 
     source = resources.files(__package__).joinpath("templates", TEMPLATE).read_text("utf-8")
@@ -176,7 +178,7 @@ def html_report_bytes(report: AuditReport, lang: str = "ja") -> bytes:
                      "status": status, "cells": cells + [Cell(t[f"audit_html_status_{status}"])]})
     charts = party_charts(report, lang)  # each SVG inlined as it is: matplotlib escapes its text
     duplicates = duplicates_frame(report, lang)
-    page = _template().render(
+    page = page_template().render(
         t=t, lang=lang, summary=summary_rows(report, lang), settings=settings_rows(report, lang),
         columns=list(roster.columns) + [t["audit_html_status"]],
         numeric=[c in NUMERIC_COLUMNS for c in ROSTER_COLUMNS] + [False], rows=rows,

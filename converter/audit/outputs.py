@@ -143,13 +143,15 @@ def _publish_copies(publisher: Publisher, workbooks: list[Any]) -> None:
 
 
 #: what each report's writer imports: loaded in the background while the files are audited
-REPORT_LIBRARIES = {".xlsx": ("pandas", "xlsxwriter"), ".html": ("pandas", "jinja2", "matplotlib.figure",
-                                                                 "matplotlib.backends.backend_svg")}
+REPORT_LIBRARIES = {".xlsx": ("pandas", "xlsxwriter", "converter.audit.xlsx_report"),
+                    ".html": ("pandas", "jinja2", "matplotlib.figure", "matplotlib.backends.backend_svg",
+                              "converter.audit.html_report")}
 
 
 class ReportLibraries:
-    """The report writers' libraries (pandas, Jinja2, matplotlib: most of a second), imported in
-    a thread while the audit's workers read the files, and a chart drawn once (its fonts).
+    """The report writers' libraries (pandas, Jinja2, matplotlib: most of a second) and modules,
+    imported in a thread while the audit's workers read the files, the HTML page's template
+    compiled, and a chart drawn once (its fonts).
 
     Start it once the workers are forked (``audit_paths(on_started=...)``): begun earlier, it
     holds the forking thread back (the GIL), and a process forked while a module is half
@@ -173,10 +175,12 @@ class ReportLibraries:
                 importlib.import_module(name)
             except ImportError:  # the writer will say so when it runs
                 pass
-        if self.charts:  # the fonts found and opened once, here
+        if self.charts:  # the page's template compiled and the fonts found and opened once, here
+            from .html_report import page_template
             from .party_chart import warm_up
 
             try:
+                page_template()
                 warm_up()
             except Exception:  # the writer itself will say what is wrong
                 pass

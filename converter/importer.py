@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Iterable, Iterator, overload
 
 from .check import CheckReport, FileReport, check_source
-from .check.checker import ordered
+from .check.checker import ordered, read_by_set_checks
 from .core.findings import Finding, Severity
 from .core.source import UNREADABLE, Origin
 from .io.files import PUBLISH_BATCH, AtomicWrites, Inputs, dump_document, write_atomic
@@ -254,8 +254,9 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
             if streamed:
                 share_readings(entry.report, shared)
                 entry.report.findings = [_TALLY[f.level] for f in entry.report.findings]
-                # what a set check reads waits on disk; a set's members stay here for its checks
-                entries.add(entry, live=kept.keep(entry.report) or _read_by_set_checks(entry.report))
+                # what a set check reads waits on disk (or, in no set, is read here as it is);
+                # a set's members' reports stay in memory for their checks
+                entries.add(entry, live=kept.keep(entry.report) or read_by_set_checks(entry.report))
             else:
                 entries.append(entry)
 
@@ -382,15 +383,6 @@ class _Spool:
                 text = _json(obj)
             yield text
         self.records.close()
-
-
-def _read_by_set_checks(report: FileReport) -> bool:
-    """Whether the set checks will still read ``report`` as it is (one kept in memory, not in a
-    SetStore: a document of a system with set checks that names no set)."""
-    from .rules import get_system, system_ids
-
-    return report.evaluation is not None and report.system in system_ids() \
-        and bool(get_system(report.system).set_checks)
 
 
 class EntryStore(Sequence[Entry]):

@@ -155,6 +155,12 @@ def check_sources(sources: Iterable[Source], options: Mapping[str, str] | None =
     return report
 
 
+def read_by_set_checks(fr: FileReport) -> bool:
+    """Whether the set checks read ``fr``: an evaluated document of a system that has some."""
+    return fr.kind == DOCUMENT and fr.system in system_ids() and fr.evaluation is not None \
+        and bool(get_system(fr.system).set_checks)
+
+
 def run_set_checks(report: CheckReport, files: list[FileReport] | None = None) -> None:
     """Each system's declared set checks over its documents checked together (``files``, else
     every file of the report); findings go to the member they concern (at its cell), summaries
@@ -162,7 +168,7 @@ def run_set_checks(report: CheckReport, files: list[FileReport] | None = None) -
     (``set_partition``: up's transformation groups) may be given one partition at a time."""
     by_system: dict[str, list[FileReport]] = {}
     for fr in report.files if files is None else files:
-        if fr.kind == DOCUMENT and fr.system in system_ids() and fr.evaluation is not None:
+        if read_by_set_checks(fr):
             by_system.setdefault(fr.system, []).append(fr)
     for system, members_of in by_system.items():
         members = [Member(fr.document or {}, fr.evaluation, fr.context) for fr in members_of]

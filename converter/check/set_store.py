@@ -16,8 +16,8 @@ import pickle
 from typing import Any
 
 from ..core.spool import Spool
-from ..rules import get_system, system_ids
-from .checker import run_set_checks
+from ..rules import get_system
+from .checker import read_by_set_checks, run_set_checks
 from .report import CheckReport, FileReport
 
 
@@ -35,11 +35,9 @@ class SetStore:
     def keep(self, report: FileReport) -> bool:
         """Move what ``report`` keeps for a set check to the file; whether it did (a report of
         any other kind, or a document in no set, stays as it is)."""
-        if report.system not in system_ids() or report.document is None or report.evaluation is None:
+        if report.document is None or not read_by_set_checks(report):
             return False
         system = get_system(report.system)
-        if not system.set_checks:
-            return False
         # A system whose set checks read every member (mailgear's party) has one set.
         key = system.set_partition(report.document) if system.set_partition is not None else ALL
         if key is None:

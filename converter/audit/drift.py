@@ -127,12 +127,32 @@ def _place(entry: Entry, fmap: FormulaMap, package: Package) -> tuple[str, int, 
     return (sheet, row, col, entry.rows) if sheet in package.sheets else None
 
 
+_PLACED: dict[tuple[str, int, tuple[tuple[str, str], ...]], tuple[Any, list[tuple[Entry, Any]]]] = {}
+
+
+def _places(fmap: FormulaMap, package: Package) -> list[tuple[Entry, tuple[str, int, int, int] | None]]:
+    """Each entry of the map with where it is in this workbook (:func:`_place`), worked out once
+    per shape of workbook part (``Package.shape``: the workbooks of one template version share
+    it, names and sheets alike); the shape is held beside them, so its identity stays its own."""
+    shape = package.shape
+    key = (fmap.template, id(shape), tuple(package.sheets.items()))
+    got = _PLACED.get(key) if shape is not None else None
+    if got is not None and got[0] is shape:
+        return got[1]
+    places = [(entry, _place(entry, fmap, package)) for entry in fmap.entries]
+    if shape is not None:
+        if len(_PLACED) >= 16:
+            _PLACED.clear()
+        _PLACED[key] = (shape, places)
+    return places
+
+
 def _drifts(package: Package, fmap: FormulaMap) -> list[_Drift]:
     """Every computed cell whose formula is not the template's (in normal form)."""
     sheets: dict[str, SheetFormulas] = {}
     strings = SharedStrings(package)  # parsed only if a typed text is asked for
     out: list[_Drift] = []
-    places = [(entry, _place(entry, fmap, package)) for entry in fmap.entries]
+    places = _places(fmap, package)
     # Rows inserted anywhere rewrite references across the workbook, in cells that stayed too.
     moved = any(p is not None and (p[1] != e.row or p[2] != e.col or p[3] != e.rows) for e, p in places)
     clean = set() if moved else _unchanged_sheets(package, fmap, places)
@@ -168,11 +188,14 @@ def _drifts(package: Package, fmap: FormulaMap) -> list[_Drift]:
 def _unchanged_sheets(package: Package, fmap: FormulaMap,
                       places: list[tuple[Entry, tuple[str, int, int, int] | None]]) -> set[str]:
     """The sheets whose every computed cell holds exactly the formula our writer wrote there (the
-    common case), each seen by a forward search for its cells in sheet order instead of a parse
-    of its formulas; any other sheet is read formula by formula. Only for a workbook whose
-    computed cells stand where the template put them. A shared formula's cell (our writer's and
-    Excel's ``<f t="shared" si="0"/>``) holds its run's first formula moved to it: when that first
-    cell holds our text exactly, the run's other cells are seen by their element alone."""
+    common case), seen without a parse of their formulas; any other sheet is read formula by
+    formula. Only for a workbook whose computed cells stand where the template put them.
+
+    A sheet is first compared with the computed cells of sheets of its template version already
+    seen unchanged (:func:`_learned_cells`: each cell's start and formula element, as bytes; the
+    values between them are the player's and stay out): one search a cell. Else each cell is
+    found and its formula element compared (:func:`_sheet_cells`), and a sheet found unchanged so
+    teaches its cells' bytes to the next workbook of a folder filled from one template."""
     clean: set[str] = set()
     if any(p is not None and p[0] != e.sheet for e, p in places):  # a sheet renamed
         return clean
@@ -180,40 +203,89 @@ def _unchanged_sheets(package: Package, fmap: FormulaMap,
         if sheet not in package.sheets:
             continue
         data = package.read_part(package.sheets[sheet])
-        find, startswith = data.find, data.startswith
-        plain = _plain_elements(fmap.template, sheet)
-        masters: dict[bytes, tuple[int, int, str]] = {}  # a shared formula's index → its first cell
-        runs: dict[tuple[int, int], bytes] = {}  # a run's first cell, holding our text → its cells' element
-        pos = 0
-        for k, (row, col, tag, entry, i, first) in enumerate(wanted):
-            at = find(tag, pos)
-            end = find(b">", at) if at >= 0 else -1
-            if end < 0:
-                break
-            body = pos = end + 1
-            if first is not None:
-                run = runs.get(first)
-                if run is not None and startswith(run, body):
-                    continue
-            element = plain[k]
-            if element is None:
-                element = plain[k] = b"<f>" + entry.written(i) + b"</f>"
-            if startswith(element, body):
-                continue
-            written = entry.written(i)
-            if data.startswith(b'<f t="shared" ref="', body):
-                head_end = data.find(b">", body)
-                index = _SHARED_INDEX.search(data, body, head_end)
-                if index and data.startswith(written, head_end + 1) \
-                        and data.startswith(b"</f>", head_end + 1 + len(written)):
-                    runs[(row, col)] = b'<f t="shared" si="%s"/>' % index.group(1)
-                    masters[index.group(1)] = (row, col, entry.formula(i))
-                    continue
-            if _formula_at(data, body, row, col, masters) != entry.expected(i):
-                break
-        else:
+        known = _LEARNED.setdefault((fmap.template, sheet), [])
+        if any(_holds_in_order(data, cells) for cells in known):
             clean.add(sheet)
+            continue
+        cells = _sheet_cells(data, fmap.template, sheet, wanted)
+        if cells is not None:
+            clean.add(sheet)
+            known.insert(0, cells)
+            del known[LEARNED_VARIANTS:]
     return clean
+
+
+#: per template version and sheet, the computed cells' bytes of sheets seen unchanged (a few
+#: variants: our writer's, and as Excel or LibreOffice save it again)
+_LEARNED: dict[tuple[str, str], list[list[bytes]]] = {}
+LEARNED_VARIANTS = 4
+
+
+def _holds_in_order(data: bytes, cells: list[bytes]) -> bool:
+    """Whether ``data`` holds each of ``cells`` (a cell's start tag through its formula element),
+    one after the other. A cell's reference opens its tag once in a sheet (text and formulas
+    are escaped), so each is found only at its own cell, or nowhere."""
+    find, pos = data.find, 0
+    for cell in cells:
+        at = find(cell, pos)
+        if at < 0:
+            return False
+        pos = at + len(cell)
+    return True
+
+
+def _sheet_cells(data: bytes, template: str, sheet: str,
+                 wanted: list[tuple[int, int, bytes, Entry, int, tuple[int, int] | None]]) -> list[bytes] | None:
+    """Each computed cell of the sheet's XML found by a forward search in sheet order and its
+    formula compared with the template's; the cells' bytes (start tag through formula element)
+    when every one holds it, else None. A shared formula's cell (our writer's and Excel's
+    ``<f t="shared" si="0"/>``) holds its run's first formula moved to it: when that first
+    cell holds our text exactly, the run's other cells are seen by their element alone."""
+    find, startswith = data.find, data.startswith
+    plain = _plain_elements(template, sheet)
+    masters: dict[bytes, tuple[int, int, str]] = {}  # a shared formula's index → its first cell
+    runs: dict[tuple[int, int], bytes] = {}  # a run's first cell, holding our text → its cells' element
+    cells: list[bytes] = []
+    pos = 0
+    for k, (row, col, tag, entry, i, first) in enumerate(wanted):
+        at = find(tag, pos)
+        end = find(b">", at) if at >= 0 else -1
+        if end < 0:
+            return None
+        body = pos = end + 1
+        if not _cell_holds(data, body, row, col, entry, i, first, plain, k, runs, masters):
+            return None
+        head_end = find(b">", body)
+        stop = head_end + 1 if data[head_end - 1:head_end] == b"/" else find(b"</f>", head_end) + 4
+        if head_end < 0 or stop < 4:
+            return None
+        cells.append(data[at:stop])
+    return cells
+
+
+def _cell_holds(data: bytes, body: int, row: int, col: int, entry: Entry, i: int,
+                first: tuple[int, int] | None, plain: list[bytes | None], k: int,
+                runs: dict[tuple[int, int], bytes], masters: dict[bytes, tuple[int, int, str]]) -> bool:
+    """Whether the formula element at ``body`` (the ``k``-th computed cell's) is the template's."""
+    startswith = data.startswith
+    if first is not None:
+        run = runs.get(first)
+        if run is not None and startswith(run, body):
+            return True
+    element = plain[k]
+    if element is None:
+        element = plain[k] = b"<f>" + entry.written(i) + b"</f>"
+    if startswith(element, body):
+        return True
+    written = entry.written(i)
+    if startswith(b'<f t="shared" ref="', body):
+        head_end = data.find(b">", body)
+        index = _SHARED_INDEX.search(data, body, head_end)
+        if index and startswith(written, head_end + 1) and startswith(b"</f>", head_end + 1 + len(written)):
+            runs[(row, col)] = b'<f t="shared" si="%s"/>' % index.group(1)
+            masters[index.group(1)] = (row, col, entry.formula(i))
+            return True
+    return _formula_at(data, body, row, col, masters) == entry.expected(i)
 
 
 _SHARED_INDEX = re.compile(rb'\bsi="(\d+)"')

@@ -91,14 +91,24 @@ class Package:
     identity: tuple[int, ...] | None = None  # the file's device, inode, size and mtime when opened
     parts: dict[str, bytes] = field(default_factory=dict, repr=False)  # the parts read so far
     shared_items: list[bytes] | None = field(default=None, repr=False)  # io.sheet_head's string items
+    #: the parsed workbook part these sheets and names came from, shared by every package whose
+    #: part reads the same (``_workbook_part``): what a caller may key its own per-shape work on
+    shape: Any = field(default=None, repr=False, compare=False)
 
     def close(self) -> None:
         """Close the zip; what was read of it (the workbook's sheets, names and properties, the
         parts) is kept for the next opening of the same unchanged file in this process (the
-        audit reads a workbook, then its formulas)."""
+        audit reads a workbook, then its formulas). In a worker (:func:`read_natively_first`)
+        the zip itself stays open for that next opening, until another file is opened: it
+        was checked already, and opening it again is a third of the formula comparison."""
         global _RECENT
         if self.identity is not None:
-            _RECENT = (self.identity, self.parts, (self.sheets, self.names, self.broken_names, self.properties))
+            kept = self.zip if _NATIVE_FIRST else None
+            _forget_recent(keep=kept)
+            _RECENT = (self.identity, self.parts,
+                       (self.sheets, self.names, self.broken_names, self.properties, self.shape), kept)
+            if kept is not None:
+                return
         self.zip.close()
 
     def read_part(self, name: str) -> bytes:
@@ -158,9 +168,18 @@ _ANY_CELL = re.compile(rb"<c[\s/>]")
 _ANY_ROW = re.compile(rb"<row[\s/>]")
 
 
-#: the parts of the package last closed, by its file's identity: one entry, taken by the next
-#: opening of that same unchanged file
-_RECENT: tuple[tuple[int, ...], dict[str, bytes], tuple[Any, ...]] | None = None
+#: the parts of the package last closed, by its file's identity, and in a worker its zip still
+#: open: one entry, taken by the next opening of that same unchanged file
+_RECENT: tuple[tuple[int, ...], dict[str, bytes], tuple[Any, ...], zipfile.ZipFile | None] | None = None
+
+
+def _forget_recent(keep: zipfile.ZipFile | None = None) -> None:
+    """The last closed package forgotten, its zip closed if it was left open (unless it is
+    ``keep``)."""
+    global _RECENT
+    if _RECENT is not None and _RECENT[3] is not None and _RECENT[3] is not keep:
+        _RECENT[3].close()
+    _RECENT = None
 
 #: Whether this process is a disposable worker (``converter.runner``): there a sheet goes to the
 #: native reader without the reach scan (a quarter of a check's time), its reach checked from the
@@ -194,6 +213,15 @@ def open_package(path: str | Path, *, contents: bool = True) -> Package:
     With ``contents=False`` only the zip is checked (limits, a workbook part) and no sheets,
     names or properties are read: for a caller that reads the parts it needs itself."""
     p = Path(path)
+    global _RECENT
+    if _RECENT is not None and _RECENT[3] is not None:
+        identity = _identity(p) if contents else None
+        if identity is not None and identity == _RECENT[0]:
+            # the same file, unchanged, its zip left open and checked by the last opening
+            _, parts, (sheets, names, broken, properties, shape), zf = _RECENT
+            _RECENT = None
+            return Package(p, zf, sheets, names, broken, properties, identity, parts, shape=shape)
+        _forget_recent()
     try:
         with open(p, "rb") as fh:
             head = fh.read(4096)
@@ -209,7 +237,6 @@ def open_package(path: str | Path, *, contents: bool = True) -> Package:
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
         raise PackageError(f"{p}: the workbook is damaged (not a complete zip: {exc})", "INPUT_DAMAGED",
                            "zip") from exc
-    global _RECENT
     try:
         _check_entries(zf, p)
         if not contents:
@@ -217,10 +244,10 @@ def open_package(path: str | Path, *, contents: bool = True) -> Package:
         identity = _identity(p)
         if _RECENT is not None and identity is not None and _RECENT[0] == identity:
             # the same file, unchanged since it was opened and checked: read again for nothing
-            _, parts, (sheets, names, broken, properties) = _RECENT
+            _, parts, (sheets, names, broken, properties, shape), _ = _RECENT
             _RECENT = None
-            return Package(p, zf, sheets, names, broken, properties, identity, parts)
-        sheets, names, broken = _workbook(zf, p)
+            return Package(p, zf, sheets, names, broken, properties, identity, parts, shape=shape)
+        sheets, names, broken, shape = _workbook(zf, p)
         properties = _custom_properties(zf, p)
         for shared in SHARED_PARTS:  # parts a native reader parses beside the sheets: checked too
             if shared in zf.NameToInfo:
@@ -228,7 +255,7 @@ def open_package(path: str | Path, *, contents: bool = True) -> Package:
     except BaseException:
         zf.close()
         raise
-    return Package(p, zf, sheets, names, broken, properties, identity, {})
+    return Package(p, zf, sheets, names, broken, properties, identity, {}, shape=shape)
 
 
 def _not_a_package(p: Path, head: bytes) -> PackageError:
@@ -425,10 +452,11 @@ def _name_of(attributes: str) -> str | None:
     return _text(found.group(1) if found.group(1) is not None else found.group(2))
 
 
-def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, Area], dict[str, str]]:
+def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, Area], dict[str, str], Any]:
     """From ``xl/workbook.xml``: sheet name → its part (through the workbook's relationships),
     the global defined names and the area each points at, and apart, by their text, the names
-    that point at no single area (``#REF!``, a formula, several areas).
+    that point at no single area (``#REF!``, a formula, several areas); and the parsed part
+    itself (``Package.shape``).
 
     The part was refused if it declares a DTD (read_capped), so its text holds only XML's own
     five entities; its two kinds of element are found with regular expressions, several times
@@ -449,7 +477,7 @@ def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, A
         raise PackageError(f"{p}: more than {MAX_NAMES:,} defined names", "INPUT_TOO_LARGE",
                            f"definedName > {MAX_NAMES:,}") from None
     sheets = {name: targets[rid] for name, rid in ids if rid in targets}
-    return sheets, dict(names), dict(broken)
+    return sheets, dict(names), dict(broken), names
 
 
 class _TooManyNames(Exception):

@@ -440,3 +440,58 @@ def test_a_workbook_opened_again_unchanged_is_not_parsed_again(tmp_path) -> None
     changed.close()
     assert changed.names is not first.names
     assert "up.renamed" in changed.names and "up.name" not in changed.names
+
+
+def test_a_sheet_seen_unchanged_teaches_the_next_workbook(tmp_path: Path, monkeypatch) -> None:
+    """A workbook of a template version whose sheets were seen unchanged is compared with their
+    computed cells' bytes, one search a cell, whatever its players typed between them; a cell
+    edited after that is still caught, as the full comparison catches it."""
+    from converter.audit import drift
+
+    monkeypatch.setattr(drift, "_LEARNED", {})
+    doc = _doc(MOBILE_SUIT)
+    first, other = tmp_path / "first.xlsx", tmp_path / "other.xlsx"
+    first.write_bytes(sheet_bytes(doc))
+    other.write_bytes(sheet_bytes({**doc, "name": "別の機体", "pilot": "別のパイロット"}))
+    assert formula_drift(first) == []
+    assert drift._LEARNED and all(drift._LEARNED.values())
+    compared = []
+    real = drift._sheet_cells
+    monkeypatch.setattr(drift, "_sheet_cells", lambda *a: compared.append(a[2]) or real(*a))
+    assert formula_drift(other) == []
+    assert compared == []  # every sheet seen by its learned cells
+    part = _part_of(other, "ユニット")
+    edited = tmp_path / "edited.xlsx"
+    _edit_part(other, edited, part, lambda xml: re.sub(r"(<c r=\"[A-Z]+\d+\"[^>]*>)<f>([^<]+)</f>",
+                                                     lambda m: f"{m.group(1)}<f>{m.group(2)}+1</f>", xml, count=1))
+    found = formula_drift(edited)
+    assert [f.code for f in found] == ["AUDIT_FORMULA_ALTERED"] and compared  # the full comparison ran
+
+
+def test_a_worker_keeps_the_zip_open_for_the_same_file_only(tmp_path: Path) -> None:
+    """In a worker, a workbook closed and opened again unchanged takes the zip still open (it was
+    checked); opening another file closes it; outside a worker every zip is closed at once."""
+    from converter.io import xlsx_package
+
+    one, two = tmp_path / "one.xlsx", tmp_path / "two.xlsx"
+    one.write_bytes(MOBILE_SUIT.read_bytes())
+    two.write_bytes(MOBILE_SUIT.read_bytes())
+    try:
+        xlsx_package.read_natively_first(True)
+        first = xlsx_package.open_package(one)
+        first.close()
+        assert first.zip.fp is not None  # left open for the next opening
+        again = xlsx_package.open_package(one)
+        assert again.zip is first.zip and again.names is first.names
+        again.close()
+        other = xlsx_package.open_package(two)
+        assert first.zip.fp is None and other.zip is not first.zip  # another file: closed
+        other.close()
+        xlsx_package.open_package(one).close()
+        assert other.zip.fp is None
+    finally:
+        xlsx_package.read_natively_first(False)
+        xlsx_package._forget_recent()
+    outside = xlsx_package.open_package(one)
+    outside.close()
+    assert outside.zip.fp is None

@@ -336,18 +336,15 @@ class _Worker:
 
     @classmethod
     def start(cls, ctx, task: Task, limits: Limits) -> "_Worker":
-        import gc
+        from .core.collector import set_aside
 
         parent, child = ctx.Pipe()
         process = ctx.Process(target=_serve, args=(child, task, limits), daemon=True)
         # Everything built so far (the prewarmed readers, engines and validators) is set aside
         # from the collector for the forked worker: its collections would otherwise walk those
         # objects and copy every page they touch (copy on write), for nothing.
-        gc.freeze()
-        try:
+        with set_aside():
             process.start()
-        finally:
-            gc.unfreeze()
         child.close()
         return cls(process, parent)
 

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from ..core.collector import set_aside
 from ..core.errors import OutputError
 from ..core.findings import Finding
 from ..io.files import PUBLISH_BATCH, Inputs, Publisher, Staged, write_atomic
@@ -205,12 +206,19 @@ def write_reports(report: AuditReport, outputs: list[Path], lang: str = "ja", fo
     (the HTML page, its charts) here, the others in forked processes meanwhile (600 sheets: the
     page about 0.4 s, the xlsx and JSON reports about 0.15 s each). Written here, the page
     costs less than in a child, which copies every page of the report it touches."""
-    global _BEING_WRITTEN
     import multiprocessing
 
     inputs = inputs or Inputs()
-    if jobs < 2 or len(outputs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return [_write_report(report, p, lang, force, inputs) for p in outputs]
+    with set_aside():  # the audited folder, walked by no collection while its reports are made
+        if jobs < 2 or len(outputs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            return [_write_report(report, p, lang, force, inputs) for p in outputs]
+        return _write_side_by_side(report, outputs, lang, force, inputs, jobs)
+
+
+def _write_side_by_side(report: AuditReport, outputs: list[Path], lang: str, force: bool, inputs: Inputs,
+                        jobs: int) -> list[Path]:
+    global _BEING_WRITTEN
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     _BEING_WRITTEN = (report, outputs, lang, force, inputs)

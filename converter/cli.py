@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -615,6 +616,10 @@ COMMANDS = {"convert": _cmd_convert, "export": _cmd_export, "check": _cmd_check,
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; every outcome is an exit code, never a traceback (unless --debug)."""
+    # No command does linear algebra: the BLAS thread pool numpy starts when the roster's or the
+    # audit's pandas is first imported would only spin up (0.1 s of CPU a run). A user's own
+    # setting stands.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     for stream in (sys.stdout, sys.stderr):  # a file name or text no encoding can print
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")

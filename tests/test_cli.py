@@ -294,3 +294,19 @@ def test_building_the_parser_imports_no_heavy_library() -> None:
                           text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_the_command_line_starts_no_blas_thread_pool(monkeypatch) -> None:
+    """numpy (under pandas: the roster, the audit's reports) starts one BLAS thread a core when
+    imported; no command does linear algebra, so the command line asks for one, and a user's own
+    setting stands."""
+    import os
+
+    from converter.cli import main
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    assert main(["rules"]) == 0
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    assert main(["rules"]) == 0
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "3"

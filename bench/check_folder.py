@@ -109,7 +109,8 @@ def compiled() -> None:
 
 
 def measure(kind: str, files: list[Path], runs: dict[str, tuple[str, str]] | None = None) -> dict:
-    """``kind`` of ``runs`` (default: this bench's) timed over ``files`` in a fresh process."""
+    """``kind`` of ``runs`` (default: this bench's) timed over ``files`` in a fresh process,
+    with nothing of earlier runs left to write back."""
     if not _COMPILED:
         compiled()
         _COMPILED.append(True)
@@ -118,6 +119,9 @@ def measure(kind: str, files: list[Path], runs: dict[str, tuple[str, str]] | Non
                         body=body.replace("\n", "\n"))
     listing = Path(tempfile.mkstemp(suffix=".json")[1])
     listing.write_text(json.dumps([str(f) for f in files]))
+    # What earlier runs (or the corpus's making) left to write back goes to disk now, not during
+    # this run: a run that syncs its outputs (syncfs: the whole file system) would pay for it.
+    os.sync()
     try:
         done = subprocess.run([sys.executable, "-c", _loader(code), kind, str(listing)], cwd=ROOT,
                               capture_output=True, text=True, timeout=3600)

@@ -1,6 +1,6 @@
 """Benchmark: importing a folder of homemade (legacy) sheets, against plain readers of the same files.
 
-Run: pip install -e '.[bench]' && python bench/import_folder.py [N] [--quick] [--big M]
+Run: pip install -e '.[bench]' && python bench/import_folder.py [N] [--quick] [--big M] [--rounds R]
 
 Builds a corpus of N homemade sheets (default 2000; --quick: 200) of the three systems, each
 generated with its own layout: label wording from converter/legacy/labels.toml's synonyms,
@@ -15,8 +15,9 @@ characters; .xlsx written with XlsxWriter, and among them the committed .xls and
     given to label_key and split_label_value and each cell to parse_number (the reader's
     per-cell parsing; no documents, checks or outputs);
   - python-calamine's bare read of every sheet of every file (the floor);
-and prints sheets (workbooks) per second and peak memory for each, the ratios, and the targets
-(issue 12.8) as pass/fail: import >= 10x the openpyxl loop on one core; within 4x of
+measured R rounds (default 3) with the runs interleaved, each figure the median of its rounds (the
+M-file run: one round), and prints sheets (workbooks) per second and peak memory for each, the
+ratios, and the targets (issue 12.8) as pass/fail: import >= 10x the openpyxl loop on one core; within 4x of
 calamine's bare read; --jobs 2 >= 1.8x one job (needs 2 idle cores); peak memory at M files
 (default 5 N; the corpus copied over) within 1.2x of the peak at N files.
 """
@@ -31,7 +32,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from check_folder import copy_cycle, measure  # bench/ is the script's folder, first on sys.path
+from check_folder import copy_cycle, side_by_side  # bench/ is the script's folder, first on sys.path
 
 ROOT = Path(__file__).resolve().parent.parent
 LEGACY = ROOT / "samples" / "legacy"
@@ -265,34 +266,38 @@ RUNS = {
 }
 
 
-def run(kind: str, files: list[Path]) -> dict:
-    """One measured run, with its sheets per second."""
-    got = measure(kind, files, RUNS)
-    got["per_second"] = len(files) / got["seconds"]
-    return got
-
-
 def main() -> None:
     args = sys.argv[1:]
     n = int(args[0]) if args and args[0].isdigit() else 200 if "--quick" in args else 2000
     big = int(args[args.index("--big") + 1]) if "--big" in args else 5 * n
+    rounds = int(args[args.index("--rounds") + 1]) if "--rounds" in args else 3
     with tempfile.TemporaryDirectory(prefix="mechasheet-import-bench-") as tmp:
         base = Path(tmp)
         os.environ["TMPDIR"] = str(base)  # the imports' outputs and spools, removed with it
         sheets = build_corpus(base / "sheets", n)
         xlsx = [p for p in sheets if p.suffix == ".xlsx"]
-        results = {k: run(k, sheets) for k in ("import-1", "import-2", "calamine")}
-        results["openpyxl"] = run("openpyxl", xlsx)
+        # the runs interleaved round after round (a slow spell of the machine falls on all of
+        # them alike), each figure the median of its rounds
+        results = side_by_side([("import-1", "import-1", sheets), ("import-2", "import-2", sheets),
+                                ("calamine", "calamine", sheets), ("openpyxl", "openpyxl", xlsx)], rounds, RUNS)
         many = copy_cycle(sheets, base / "many", big)
-        results["import-1-big"] = run("import-1", many)
+        results.update(side_by_side([("import-1-big", "import-1", many)], 1, RUNS))
+    for label, r in results.items():
+        count = len(xlsx) if label == "openpyxl" else big if label.endswith("-big") else n
+        r["per_second"] = count / r["seconds"]
+        r["rounds_per_second"] = [1000 / ms for ms in r["per_file_ms_all"]]
 
     print(f"sheets: {n} homemade workbooks of up, pp and mailgear ({len(xlsx)} .xlsx, {n - len(xlsx)} "
           f".xls/.ods; openpyxl reads the .xlsx); cores: {os.cpu_count()}")
-    print(f"{'run':<22}{'sheets/s':>10}{'peak MB':>10}")
+    print(f"medians of {rounds} rounds, the runs interleaved (the {big}-sheet run: one round)")
+    print(f"{'run':<22}{'sheets/s':>10}{'peak MB':>10}  rounds (sheets/s)")
     for kind, r in results.items():
         label = kind.replace("-big", f" ({big})")
-        print(f"{label:<22}{r['per_second']:>10.1f}{r['peak_kb'] / 1024:>10.1f}")
+        spread = " ".join(f"{x:.0f}" for x in r["rounds_per_second"])
+        print(f"{label:<22}{r['per_second']:>10.1f}{r['peak_kb'] / 1024:>10.1f}  {spread}")
     ours = results["import-1"]["per_second"]
+    paired = ", ".join(f"{two / one:.2f}" for one, two in zip(results["import-1"]["rounds_per_second"],
+                                                             results["import-2"]["rounds_per_second"]))
     ratios = {
         "import / openpyxl loop, one core (>= 10)": (ours / results["openpyxl"]["per_second"], lambda r: r >= 10),
         "calamine bare read / import (<= 4)": (results["calamine"]["per_second"] / ours, lambda r: r <= 4),
@@ -303,6 +308,7 @@ def main() -> None:
     print()
     for label, (ratio, target) in ratios.items():
         print(f"{label:<46}{ratio:>8.2f}  {'pass' if target(ratio) else 'FAIL'}")
+    print(f"--jobs 2 / one job, round by round: {paired}")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Iterator, overload
 from .check import CheckReport, FileReport, check_source
 from .check.checker import ordered, read_by_set_checks
 from .core.findings import Finding, Severity
+from .core.preload import Preload
 from .core.source import UNREADABLE, Origin
 from .io.files import PUBLISH_BATCH, AtomicWrites, Inputs, dump_document, write_atomic
 from .io.sources import expand_paths
@@ -209,6 +210,7 @@ def _prewarm_import() -> None:
 
 
 WRITES_AHEAD = 64  # entries whose files may be in writing before the oldest must be done
+ROSTER_LIBRARIES = ("pandas", "xlsxwriter", "converter.roster_table")  # what roster.csv/.xlsx are written with
 
 
 def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, *, system: str | None = None,
@@ -289,10 +291,14 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
 
     task = Task(partial(_import_prepared, system=system, options=options, profile=profile, plan=plan),
                 partial(_crashed_prepared, plan=plan), _prewarm_import)
+    # the roster's writers (pandas: a third of a second) imported while the workers read
+    roster_libraries = Preload(ROSTER_LIBRARIES if out is not None else ())
     with AtomicWrites(inputs, force, batch=PUBLISH_BATCH) if out is not None else nullcontext() as writer:
         if files:
-            run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits, done)
+            run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits, done,
+                           started=roster_libraries.start)
         finish(block=True)
+    roster_libraries.join()
     del files  # thousands of paths, not needed past here (the entries name their files)
     check = CheckReport(entries.reports() if isinstance(entries, EntryStore) else [e.report for e in entries],
                         options=options)

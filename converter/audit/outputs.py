@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterable
 from ..core.collector import set_aside
 from ..core.errors import OutputError
 from ..core.findings import Finding
+from ..core.preload import Preload
 from ..io.files import PUBLISH_BATCH, Inputs, Publisher, Staged, write_atomic
 from .report import AuditReport
 
@@ -149,52 +150,25 @@ REPORT_LIBRARIES = {".xlsx": ("pandas", "xlsxwriter", "converter.audit.xlsx_repo
                               "converter.audit.html_report")}
 
 
-class ReportLibraries:
-    """The report writers' libraries (pandas, Jinja2, matplotlib: most of a second) and modules,
-    imported in a thread while the audit's workers read the files, the HTML page's template
-    compiled, and a chart drawn once (its fonts).
-
-    Start it once the workers are forked (``audit_paths(on_started=...)``): begun earlier, it
-    holds the forking thread back (the GIL), and a process forked while a module is half
-    imported inherits its lock. Join it before forking anything else (the annotated copies'
-    workers, the reports' writers)."""
+class ReportLibraries(Preload):
+    """The report writers' libraries (pandas, Jinja2, matplotlib: most of a second) and modules
+    (``core.preload``), imported while the audit's workers read the files, then the HTML page's
+    template compiled and a chart drawn once (its fonts), so that a forked report writer
+    inherits them. Start it once the workers are forked (``audit_paths(on_started=...)``); join
+    it before forking anything else (the annotated copies' workers, the reports' writers)."""
 
     def __init__(self, outputs: Iterable[Path]) -> None:
-        import threading
-
         suffixes = {p.suffix.lower() for p in outputs}
-        self.names = list(dict.fromkeys(n for s in suffixes for n in REPORT_LIBRARIES.get(s, ())))
-        self.charts = ".html" in suffixes
-        self._thread = threading.Thread(target=self._load, name="mechasheet-prewarm", daemon=True)
-        self._started = False
+        super().__init__((n for s in suffixes for n in REPORT_LIBRARIES.get(s, ())),
+                         then=_warm_page if ".html" in suffixes else None)
 
-    def _load(self) -> None:
-        import importlib
 
-        for name in self.names:
-            try:
-                importlib.import_module(name)
-            except ImportError:  # the writer will say so when it runs
-                pass
-        if self.charts:  # the page's template compiled and the fonts found and opened once, here
-            from .html_report import page_template
-            from .party_chart import warm_up
+def _warm_page() -> None:
+    from .html_report import page_template
+    from .party_chart import warm_up
 
-            try:
-                page_template()
-                warm_up()
-            except Exception:  # the writer itself will say what is wrong
-                pass
-
-    def start(self) -> None:
-        if not self._started:
-            self._started = True
-            self._thread.start()
-
-    def join(self) -> None:
-        """The libraries loaded (started here if the audit never forked a worker)."""
-        self.start()
-        self._thread.join()
+    page_template()
+    warm_up()
 
 
 _BEING_WRITTEN: tuple[AuditReport, list[Path], str, bool, Inputs] | None = None  # for forked writers

@@ -204,7 +204,7 @@ def _unchanged_sheets(package: Package, fmap: FormulaMap,
             continue
         data = package.read_part(package.sheets[sheet])
         known = _LEARNED.setdefault((fmap.template, sheet), [])
-        if any(_holds_in_order(data, cells) for cells in known):
+        if any(_holds_in_order(data, _tags(fmap.template, sheet), cells) for cells in known):
             clean.add(sheet)
             continue
         cells = _sheet_cells(data, fmap.template, sheet, wanted)
@@ -221,17 +221,24 @@ _LEARNED: dict[tuple[str, str], list[list[bytes]]] = {}
 LEARNED_VARIANTS = 4
 
 
-def _holds_in_order(data: bytes, cells: list[bytes]) -> bool:
+def _holds_in_order(data: bytes, tags: list[bytes], cells: list[bytes]) -> bool:
     """Whether ``data`` holds each of ``cells`` (a cell's start tag through its formula element),
-    one after the other. A cell's reference opens its tag once in a sheet (text and formulas
-    are escaped), so each is found only at its own cell, or nowhere."""
-    find, pos = data.find, 0
-    for cell in cells:
-        at = find(cell, pos)
-        if at < 0:
+    one after the other: each cell's ``tag`` (``<c r="D9"``) found, then the whole cell compared
+    there (a search for a long pattern prepares it first, a comparison does not). A cell's
+    reference opens its tag once in a sheet (text and formulas are escaped)."""
+    find, startswith, pos = data.find, data.startswith, 0
+    for tag, cell in zip(tags, cells):
+        at = find(tag, pos)
+        if at < 0 or not startswith(cell, at):
             return False
         pos = at + len(cell)
     return True
+
+
+@lru_cache(maxsize=None)
+def _tags(template: str, sheet: str) -> list[bytes]:
+    """The start tags of :func:`_written_cells`' cells of ``sheet``, in order."""
+    return [tag for _, _, tag, *_ in _written_cells(template)[sheet]]
 
 
 def _sheet_cells(data: bytes, template: str, sheet: str,

@@ -192,10 +192,11 @@ def _unchanged_sheets(package: Package, fmap: FormulaMap,
     formula. Only for a workbook whose computed cells stand where the template put them.
 
     A sheet is first compared with the computed cells of sheets of its template version already
-    seen unchanged (:func:`_learned_cells`: each cell's start and formula element, as bytes; the
-    values between them are the player's and stay out): one search a cell. Else each cell is
-    found and its formula element compared (:func:`_sheet_cells`), and a sheet found unchanged so
-    teaches its cells' bytes to the next workbook of a folder filled from one template."""
+    seen unchanged (``_LEARNED``: each cell's start tag through its formula element, as bytes;
+    the values between them are the player's and stay out), a search and a comparison a cell
+    (:func:`_holds_in_order`). Else each cell is found and its formula element compared
+    (:func:`_sheet_cells`), and a sheet found unchanged so teaches its cells' bytes to the next
+    workbook of a folder filled from one template."""
     clean: set[str] = set()
     if any(p is not None and p[0] != e.sheet for e, p in places):  # a sheet renamed
         return clean

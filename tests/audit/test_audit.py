@@ -345,3 +345,23 @@ def test_report_tables_are_written_as_values(tmp_path) -> None:
     assert [c.value for c in sheet["B"][1:]] == [1200, None, 3, 4]
     assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref == "A1:B5"
     assert book["概要"].auto_filter.ref is None
+
+
+def test_the_label_readers_are_built_before_forking_only_for_workbooks_never_ours(tmp_path, monkeypatch) -> None:
+    """A folder holding an .xls, .ods or .xlsb file (always homemade) has the label readers
+    built once before the workers fork; a folder of .xlsx, mostly our templates, leaves them to
+    the worker that meets a homemade sheet (each audit saved the 0.05 s), with the same findings."""
+    import converter.audit.folder as folder
+
+    tasks = []
+    real = folder.run_in_workers
+    monkeypatch.setattr(folder, "run_in_workers", lambda files, idx, task, *a, **k: (tasks.append(task), real(files, idx, task, *a, **k)))
+    legacy = ROOT / "samples" / "legacy"
+    homemade = sorted(legacy.glob("*.xlsx"))[:2]
+    lazily = audit_paths(homemade, jobs=2)
+    with_xls = audit_paths(homemade + sorted(legacy.glob("*.xls"))[:1], jobs=2)
+    assert tasks[0].prewarm is None and tasks[1].prewarm is folder._prewarm
+    findings = {f.path: [m.report.findings for m in f.members] for f in with_xls.files}
+    assert {f.path: [m.report.findings for m in f.members] for f in lazily.files} == \
+        {str(p): findings[str(p)] for p in homemade}
+    assert all(m.report.system for f in lazily.files for m in f.members)  # read by their labels

@@ -215,8 +215,8 @@ def open_package(path: str | Path, *, contents: bool = True) -> Package:
     names or properties are read: for a caller that reads the parts it needs itself."""
     p = Path(path)
     global _RECENT
+    identity = _identity(p) if contents else None
     if _RECENT is not None and _RECENT[3] is not None:
-        identity = _identity(p) if contents else None
         if identity is not None and identity == _RECENT[0]:
             # the same file, unchanged, its zip left open and checked by the last opening
             _, parts, (sheets, names, broken, properties, shape), zf = _RECENT
@@ -242,7 +242,6 @@ def open_package(path: str | Path, *, contents: bool = True) -> Package:
         _check_entries(zf, p)
         if not contents:
             return Package(p, zf, {})
-        identity = _identity(p)
         if _RECENT is not None and identity is not None and _RECENT[0] == identity:
             # the same file, unchanged since it was opened and checked: read again for nothing
             _, parts, (sheets, names, broken, properties, shape), _ = _RECENT

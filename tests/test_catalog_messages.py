@@ -76,6 +76,10 @@ SAMPLES: dict[str, Any] = {
 }
 
 
+#: Each kind for every param at once, then a mix: checked one after another in a code's test.
+KINDS = [*SAMPLES, "mixed"]
+
+
 def _params(code: str, kind: str) -> dict[str, Any]:
     names = sorted(_placeholders(code))
     if kind == "mixed":
@@ -86,41 +90,44 @@ def _params(code: str, kind: str) -> dict[str, Any]:
 
 # --- rendering -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kind", [*SAMPLES, "mixed"])
 @pytest.mark.parametrize("code", CODES)
-def test_every_message_and_hint_renders_whole(code: str, kind: str) -> None:
-    """With every placeholder given, no {placeholder} is left and None never shows."""
-    f = Finding(code, "/x", _params(code, kind))
-    for lang in LANGS:
-        for what, text in (("message", f.message(lang)), ("hint", f.hint(lang))):
-            assert text.strip(), (code, lang, what)
-            assert not LEFTOVER.search(text), f"{code} {what} ({lang}) keeps a placeholder: {text}"
-            assert "None" not in text, f"{code} {what} ({lang}) shows None: {text}"
+def test_every_message_and_hint_renders_whole(code: str) -> None:
+    """With every placeholder given, of each sample kind, no {placeholder} is left and None never shows."""
+    for kind in KINDS:
+        f = Finding(code, "/x", _params(code, kind))
+        for lang in LANGS:
+            for what, text in (("message", f.message(lang)), ("hint", f.hint(lang))):
+                assert text.strip(), (code, kind, lang, what)
+                where = f"{code} {what} ({lang}, {kind})"
+                assert not LEFTOVER.search(text), f"{where} keeps a placeholder: {text}"
+                assert "None" not in text, f"{where} shows None: {text}"
 
 
-@pytest.mark.parametrize(("code", "field"), TEXTS)
-def test_placeholders_are_plain_names(code: str, field: str) -> None:
+def test_placeholders_are_plain_names() -> None:
     """Placeholders are names, at most with !r (what _show and format_map handle)."""
-    for name, conversion, spec in _parts(getattr(catalog()[code], field))[1]:
-        assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name), (code, field, name)
-        assert conversion in (None, "r") and not spec, (code, field, name)
+    for code, field in TEXTS:
+        for name, conversion, spec in _parts(getattr(catalog()[code], field))[1]:
+            assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name), (code, field, name)
+            assert conversion in (None, "r") and not spec, (code, field, name)
 
 
-@pytest.mark.parametrize("code", CODES)
-def test_a_hint_names_only_params_the_message_has(code: str) -> None:
+def test_a_hint_names_only_params_the_message_has() -> None:
     """A hint is filled from the same params as the message: it may name no other."""
-    e = catalog()[code]
-    given = _names(e.ja) | _names(e.en)
-    for field in ("hint_ja", "hint_en"):
-        assert _names(getattr(e, field)) <= given, (code, field, _names(getattr(e, field)) - given)
+    for code in CODES:
+        e = catalog()[code]
+        given = _names(e.ja) | _names(e.en)
+        for field in ("hint_ja", "hint_en"):
+            assert _names(getattr(e, field)) <= given, (code, field, _names(getattr(e, field)) - given)
 
 
 # --- scripts -----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("code", "field"), [(c, f) for c, f in TEXTS if f.endswith("ja")])
-def test_japanese_text_is_japanese(code: str, field: str) -> None:
-    literal, _ = _parts(getattr(catalog()[code], field))
-    assert JAPANESE.search(literal), f"{code}.{field} has no Japanese outside its placeholders: {literal!r}"
+def test_japanese_text_is_japanese() -> None:
+    """Every Japanese message and hint has Japanese outside its placeholders."""
+    for code, field in [(c, f) for c, f in TEXTS if f.endswith("ja")]:
+        literal, _ = _parts(getattr(catalog()[code], field))
+        assert JAPANESE.search(literal), \
+            f"{code}.{field} has no Japanese outside its placeholders: {literal!r}"
 
 
 def _japanese_in_english(text: str) -> list[str]:
@@ -129,12 +136,12 @@ def _japanese_in_english(text: str) -> list[str]:
     return JAPANESE.findall(text)
 
 
-@pytest.mark.parametrize(("code", "field"), [(c, f) for c, f in TEXTS if f.endswith("en")] +
-                         [(c, "title") for c in CODES])
-def test_english_text_has_no_japanese(code: str, field: str) -> None:
-    literal, _ = _parts(getattr(catalog()[code], field))
-    found = _japanese_in_english(literal)
-    assert not found, f"{code}.{field} has Japanese {''.join(found)!r} in its English text: {literal!r}"
+def test_english_text_has_no_japanese() -> None:
+    """Every English message, hint and title has no Japanese outside its placeholders."""
+    for code, field in [(c, f) for c, f in TEXTS if f.endswith("en")] + [(c, "title") for c in CODES]:
+        literal, _ = _parts(getattr(catalog()[code], field))
+        found = _japanese_in_english(literal)
+        assert not found, f"{code}.{field} has Japanese {''.join(found)!r} in its English text: {literal!r}"
 
 
 def test_the_allow_list_is_used() -> None:
@@ -146,19 +153,20 @@ def test_the_allow_list_is_used() -> None:
 
 # --- hints --------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("code", CODES)
-def test_a_hint_is_one_short_sentence(code: str) -> None:
+def test_a_hint_is_one_short_sentence() -> None:
     """Written like the messages: no closing full stop, one sentence, short."""
-    e = catalog()[code]
-    for lang, hint in (("ja", e.hint_ja), ("en", e.hint_en)):
-        assert hint == hint.strip() and len(hint) <= HINT_LIMITS[lang], (code, lang, len(hint))
-        assert not hint.endswith(("。", ".")), (code, lang)
-    assert "。" not in e.hint_ja, code
-    assert not re.search(r"\.\s+[A-Z]", e.hint_en), code
-    assert e.hint_ja != e.ja and e.hint_en != e.en, code
+    for code in CODES:
+        e = catalog()[code]
+        for lang, hint in (("ja", e.hint_ja), ("en", e.hint_en)):
+            assert hint == hint.strip() and len(hint) <= HINT_LIMITS[lang], (code, lang, len(hint))
+            assert not hint.endswith(("。", ".")), (code, lang)
+        assert "。" not in e.hint_ja, code
+        assert not re.search(r"\.\s+[A-Z]", e.hint_en), code
+        assert e.hint_ja != e.ja and e.hint_en != e.en, code
 
 
 def test_hint_and_to_dict() -> None:
+    """A finding's hint is filled in each language (Japanese for an unknown one) and is in to_dict."""
     f = Finding("UP_STAT_STEP", "/stats/armor", {"label": "装甲", "value": 105, "base": 100, "step": 10,
                                                   "size": "M", "hint": [100, 110]})
     assert f.hint("ja") == "刻みに合う値（表示された近い値 100、110 のどちらか）にしてください"
@@ -170,6 +178,7 @@ def test_hint_and_to_dict() -> None:
 
 @pytest.mark.parametrize("missing", ["hint_ja", "hint_en", "ja", "en"])
 def test_an_entry_without_a_text_is_a_catalog_error(missing: str) -> None:
+    """A catalog entry missing a message or hint, or with a blank one, is a CatalogError naming it."""
     entry = {"severity": "error", "title": "t", "ja": "日本語", "en": "English",
              "hint_ja": "直してください", "hint_en": "fix it"}
     assert catalog_entry("X_Y", entry).hint_en == "fix it"
@@ -239,7 +248,7 @@ def raised_codes() -> dict[str, list[str]]:
                 params = node.args.args + node.args.kwonlyargs
                 defaults = [None] * (len(node.args.args) - len(node.args.defaults)) + list(node.args.defaults) \
                     + list(node.args.kw_defaults)
-                for param, default in zip(params, defaults):
+                for param, default in zip(params, defaults, strict=True):
                     if param.arg == "code" and default is not None:
                         for code in _codes_in(default):
                             found.setdefault(code, []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
@@ -247,6 +256,7 @@ def raised_codes() -> dict[str, list[str]]:
 
 
 def test_every_raised_code_is_in_the_catalog() -> None:
+    """Every code raised under converter/ is in a catalog.toml."""
     raised = raised_codes()
     assert raised, "no Finding(...) or .find(...) call with a code was found under converter/"
     unknown = {code: where for code, where in raised.items() if code not in catalog()}
@@ -254,6 +264,7 @@ def test_every_raised_code_is_in_the_catalog() -> None:
 
 
 def test_every_catalog_code_is_raised() -> None:
+    """Every catalog code is raised somewhere under converter/ (NOT_RAISED lists exceptions, none today)."""
     raised = raised_codes()
     never = sorted(set(catalog()) - set(raised) - set(NOT_RAISED))
     assert not never, f"catalog codes that nothing under converter/ raises: {never}"

@@ -86,6 +86,7 @@ def _document(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_there_are_samples_of_every_system() -> None:
+    """The samples and the broken samples cover all three systems."""
     assert {p.parent.name for p in SAMPLES} == {"up", "mailgear", "pp"}
     assert {p.parent.name for p in BROKEN} == {"up", "mailgear", "pp"}
 
@@ -212,18 +213,21 @@ _PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[Hea
 @_PROPERTY
 @given(doc=up_unit(), reading=st.sampled_from(_readings("up")))
 def test_up_engine_texts_are_english(doc: dict, reading: dict) -> None:
+    """A generated up unit's English texts hold no Japanese but the names it typed."""
     assert not _stray_in_engine_texts(evaluate(doc, reading), doc)
 
 
 @_PROPERTY
 @given(doc=pp_character(), reading=st.sampled_from(_readings("pp")))
 def test_pp_engine_texts_are_english(doc: dict, reading: dict) -> None:
+    """A generated pp character's English texts hold no Japanese but the names it typed."""
     assert not _stray_in_engine_texts(evaluate(doc, reading), doc)
 
 
 @_PROPERTY
 @given(data=st.data(), reading=st.sampled_from(_readings("mailgear")))
 def test_mailgear_engine_texts_are_english(data, reading: dict) -> None:
+    """A generated mailgear pilot's English texts hold no Japanese but its or its catalog's names."""
     catalog = data.draw(mailgear_catalog())
     names = [row["name"] for table in ("models", "weapons", "options") for row in catalog.get(table, [])]
     doc = data.draw(mailgear_pilot(names))
@@ -259,6 +263,7 @@ def _stray_runs(texts: list[str], *given: Any) -> list[str]:
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(doc=_mangled(_DOCUMENTS), data=st.data())
 def test_engine_texts_of_mangled_documents_are_english(doc: dict, data) -> None:
+    """Mangled documents and catalogs give English texts with no Japanese but the names they typed."""
     system = doc["system"]
     catalog = json.loads(CATALOG.read_text(encoding="utf-8")) if system == "mailgear" else {}
     if catalog and data.draw(st.booleans()):
@@ -369,6 +374,7 @@ FINDINGS = [
 @pytest.mark.parametrize(("sample", "code", "pointer", "ja", "en"), FINDINGS,
                          ids=[f"{c[0]}:{c[1]}" for c in FINDINGS])
 def test_a_finding_in_each_language(capsys, sample, code, pointer, ja, en):
+    """A sample's finding reads as expected in the Japanese report and in the English one."""
     for lang, want in (("ja", ja), ("en", en)):
         found = _document(_report(capsys, ROOT / "samples" / sample, lang))["findings"]
         assert [f["message"] for f in found if (f["code"], f["pointer"]) == (code, pointer)] == [want]
@@ -386,12 +392,14 @@ def test_a_priced_line_in_each_language(capsys, sample, pointer, item, rule, ite
 @pytest.mark.parametrize(("sample", "pointer", "label", "value", "label_en", "value_en"), DERIVED,
                          ids=[f"{c[0]}{c[1]}" for c in DERIVED])
 def test_a_derived_value_in_each_language(capsys, sample, pointer, label, value, label_en, value_en):
+    """A sample's derived value has its expected label and value in each language."""
     for lang, want in (("ja", (label, value)), ("en", (label_en, value_en))):
         derived = _document(_report(capsys, ROOT / "samples" / sample, lang))["derived"]
         assert (derived[pointer]["label"], derived[pointer]["value"]) == want
 
 
 def test_the_japanese_text_breakdown(capsys) -> None:
+    """The text breakdown uses the rules' Japanese words with --lang ja and English ones with --lang en."""
     out = _run(capsys, ROOT / "samples" / "pp" / "veteran.json", "--breakdown", "--lang", "ja")
     assert re.search(r"/attributes/social +【社会】1→3（平均） +新しい値ごと: 2\+3 +5", out)
     assert re.search(r"/derived/skills/0/pool +〈直接砲撃〉の判定 +5D10（各\+3）", out)
@@ -445,6 +453,7 @@ def test_every_label_in_the_tables_has_its_english(system: str) -> None:
 
 @pytest.mark.parametrize("field", ["speed", "name", "weight", "escape", "evasion_modifier"])
 def test_machine_type_message_is_in_one_language(field: str) -> None:
+    """PP_MACHINE_TYPE names its figure in each message's own language and no Japanese in English."""
     from converter.rules.pp.machine import check_machine
     from converter.rules.pp.tables import tables
 
@@ -459,6 +468,7 @@ def test_machine_type_message_is_in_one_language(field: str) -> None:
 
 
 def test_machine_type_names_what_is_expected() -> None:
+    """PP_MACHINE_TYPE quotes the value and says a whole number is expected, in each language."""
     from converter.rules.pp.machine import check_machine
     from converter.rules.pp.tables import tables
 
@@ -469,6 +479,7 @@ def test_machine_type_names_what_is_expected() -> None:
 
 @pytest.mark.parametrize("table", sorted(mailgear_tables().catalog_tables))
 def test_catalog_table_missing_is_in_one_language(table: str) -> None:
+    """A missing catalog table's English texts have no Japanese; the Japanese names the table."""
     from converter.rules.mailgear.catalog import missing_table
 
     f = missing_table(table, "/x")
@@ -479,6 +490,7 @@ def test_catalog_table_missing_is_in_one_language(table: str) -> None:
 
 @pytest.mark.parametrize("matched", ["none", "match", "mismatch"])
 def test_usage_reduction_inferred_is_in_one_language(matched: str) -> None:
+    """UP_USAGE_REDUCTION_INFERRED has no Japanese in English; the Japanese says how the cost matched."""
     from converter.rules.up.weapons import _MATCHED
 
     ja, en = _MATCHED[matched]

@@ -92,6 +92,7 @@ def _levels(findings: list[Finding]) -> dict[tuple[str, str], str]:
                          ids=[f"{c[0]}={c[1]}" for c in CASES])
 def test_an_option_changes_its_finding_only(option: str, value: str, make: Callable[[], dict],
                                             target: tuple[str, str], level: str | None, others: dict) -> None:
+    """An option sets its own finding's level (or drops it) and leaves every other finding as it was."""
     found = _levels(evaluate(make(), {option: value}).findings)
     assert found.pop(target, None) == level
     assert found == others

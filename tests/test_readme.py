@@ -99,6 +99,7 @@ def expected_exit(command: str) -> int:
 
 
 def test_readme_lists_its_commands():
+    """README.md shows every required command, and the expected exit codes name only commands it shows."""
     commands = [c for c, _ in readme_commands(README.read_text("utf-8"))]
     missing = [c for c in REQUIRED if c not in commands]
     assert not missing, f"README.md no longer shows: {missing}"
@@ -107,6 +108,7 @@ def test_readme_lists_its_commands():
 
 
 def test_readme_states_the_exit_codes_the_test_expects():
+    """README.md says 'exit code N' beside a command exactly when the test expects that non-zero code."""
     for command, comment in readme_commands(README.read_text("utf-8")):
         code = expected_exit(command)
         says = re.search(r"exit code (\d+)", comment)
@@ -118,6 +120,7 @@ def test_readme_states_the_exit_codes_the_test_expects():
 
 
 def test_readme_commands_run_as_written(tmp_path):
+    """Each README.md command, run in a copy of the repository, exits as expected and writes its output."""
     root = tmp_path / "repo"
     shutil.copytree(ROOT, root, symlinks=True, ignore=COPY_IGNORED)
     env = {**os.environ, "PYTHONUTF8": "1", "PYTHONIOENCODING": "utf-8",

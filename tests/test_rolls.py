@@ -68,6 +68,7 @@ def _context(doc: dict) -> dict | None:
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_sample_roll_is_what_it_shows(path: Path) -> None:
+    """Each sample's derived rolls are what their values show, and every good sample shows rolls."""
     doc = json.loads(path.read_text("utf-8"))
     ev = evaluate(doc, None, _context(doc))
     assert mismatches(ev) == []
@@ -81,18 +82,21 @@ _GENERATED = settings(max_examples=60, deadline=None, suppress_health_check=[Hea
 @_GENERATED
 @given(doc=up_unit())
 def test_generated_up_rolls_are_what_they_show(doc: dict) -> None:
+    """A generated up unit's derived rolls are what their values show."""
     assert mismatches(evaluate(doc)) == []
 
 
 @_GENERATED
 @given(doc=pp_character())
 def test_generated_pp_rolls_are_what_they_show(doc: dict) -> None:
+    """A generated pp character's derived rolls are what their values show."""
     assert mismatches(evaluate(doc)) == []
 
 
 @_GENERATED
 @given(doc=mailgear_pilot())
 def test_generated_mailgear_rolls_are_what_they_show(doc: dict) -> None:
+    """A generated mailgear pilot's derived rolls are what their values show."""
     assert mismatches(evaluate(doc, None, _context(doc))) == []
 
 

@@ -123,6 +123,7 @@ def test_english_copy(tmp_path: Path) -> None:
 
 
 def test_an_existing_copy_is_not_replaced(tmp_path: Path) -> None:
+    """An existing copy is kept unless forced, and a .xlsm copy is refused."""
     out = tmp_path / "copy.xlsx"
     out.write_bytes(b"mine")
     with pytest.raises(OutputError):

@@ -120,6 +120,7 @@ def audited(tmp_path_factory) -> tuple[AuditReport, bytes]:
 
 
 def test_the_page_is_well_formed_and_holds_every_roster_row(audited) -> None:
+    """The page is an HTML document with every roster row, in the report's order and with its names."""
     report, page = audited
     parsed = _parse(page)
     assert page.startswith(b"<!DOCTYPE html>")
@@ -133,6 +134,7 @@ def test_the_page_is_well_formed_and_holds_every_roster_row(audited) -> None:
 
 
 def test_every_finding_shows_its_code_and_cell_in_its_sheets_section(audited) -> None:
+    """Each member's section lists all its findings with code, cell and message."""
     report, page = audited
     parsed = _parse(page)
     shown = 0
@@ -145,6 +147,7 @@ def test_every_finding_shows_its_code_and_cell_in_its_sheets_section(audited) ->
 
 
 def test_nothing_is_fetched_from_outside(audited) -> None:
+    """The page links only to its own anchors and loads nothing from outside (one inline script)."""
     _, page = audited
     parsed = _parse(page)
     assert parsed.links and all(value.startswith("#") for _, _, value in parsed.links), \
@@ -156,6 +159,7 @@ def test_nothing_is_fetched_from_outside(audited) -> None:
 
 
 def test_a_hostile_name_is_text_not_markup(audited) -> None:
+    """A name holding markup is escaped and shown as typed, in the roster and the charts."""
     report, page = audited
     text = page.decode("utf-8")
     assert "<script>alert" not in text and "<b>player" not in text
@@ -166,6 +170,7 @@ def test_a_hostile_name_is_text_not_markup(audited) -> None:
 
 
 def test_the_spent_bars_sum_the_breakdown_by_category(audited) -> None:
+    """Each member's spent-points legend sums its breakdown by category, named in the report's language."""
     report, page = audited
     files = report.to_dict("ja")["files"]
     text = page.decode("utf-8")
@@ -186,6 +191,7 @@ def test_the_spent_bars_sum_the_breakdown_by_category(audited) -> None:
 
 
 def test_one_party_chart_per_system_with_its_outliers(audited) -> None:
+    """One party chart per system, with its median and each outlier named in its caption."""
     report, page = audited
     text = page.decode("utf-8")
     assert text.count("<svg") == len(report.party) == 3
@@ -200,6 +206,7 @@ def test_one_party_chart_per_system_with_its_outliers(audited) -> None:
 
 
 def test_the_report_in_english(audited) -> None:
+    """The English page has English headings and no Japanese ones."""
     report, _ = audited
     page = html_report_bytes(report, "en").decode("utf-8")
     assert '<html lang="en">' in page and "GM audit report" in page and "Points spent by category" in page
@@ -207,6 +214,7 @@ def test_the_report_in_english(audited) -> None:
 
 
 def test_audit_writes_the_html_report(tmp_path: Path, capsys) -> None:
+    """`audit -o audit.html` writes the HTML report (exit 1 for the broken samples)."""
     out = tmp_path / "audit.html"
     code = main(["audit", str(_folder(tmp_path)), "-o", str(out), "--no-annotated"])
     assert code == 1  # the broken samples
@@ -280,6 +288,7 @@ TOFU = """svg => { const font = "40px " + getComputedStyle(svg.querySelector("te
 
 
 def test_the_samples_report_in_chromium(tmp_path: Path) -> None:
+    """In Chromium the page loads cleanly from disk, sorts and filters its roster and draws its charts."""
     sync_playwright = _playwright()
     report = _samples_report(tmp_path)
     shot = tmp_path / "report.png"

@@ -58,6 +58,7 @@ def test_sheet_check_finds_a_wrong_stat_at_its_cell() -> None:
 
 
 def test_a_range_from_no_template_is_refused_with_a_readable_message() -> None:
+    """A range that is not one of our sheets is refused with a message naming the range."""
     with pytest.raises(ExcelFunctionError, match="range 1 is not a sheet"):
         udfs.UP_TOTAL([["hello", 1], [2, 3]])
 
@@ -123,6 +124,7 @@ def test_an_item_the_engine_cannot_price_raises_its_finding() -> None:
 
 
 def test_a_column_of_the_wrong_system_is_refused() -> None:
+    """A sheet of another system given to a UP function is refused."""
     grids = sheet_args(sample_grids(ROOT / "samples" / "pp" / "veteran.json"), "pp")
     with pytest.raises(ExcelFunctionError, match="not a up sheet"):
         udfs.UP_TOTAL(*grids)

@@ -88,6 +88,7 @@ def test_a_written_total_is_kept_to_show_the_old_arithmetic(imported) -> None:
 
 
 def test_roster_api_returns_a_dataframe() -> None:
+    """roster() returns a DataFrame with each document's name, player, system and total."""
     frame = roster([LEGACY / "pp-side-by-side.xlsx"])
     assert list(frame["name"]) == ["ミナ", "ジョウ"] and list(frame["player"]) == ["すずき", "さとう"]
     assert list(frame["system"]) == ["pp", "pp"] and frame["computed"].notna().all()
@@ -103,6 +104,7 @@ def test_names_collide_and_get_a_suffix(tmp_path: Path) -> None:
 
 
 def test_document_names_are_safe_file_names() -> None:
+    """A document's name becomes a safe file name, falling back to the source's name or 'document'."""
     assert document_name({"name": "ガンダム/Mk-Ⅱ: 改"}, "x") == "ガンダム_Mk-Ⅱ_ 改"
     assert document_name({"pilot": {"name": "..."}}, "fallback") == "document"
     assert document_name({}, "file-シート") == "file-シート"
@@ -157,6 +159,7 @@ def test_system_named_reads_a_sheet_detection_would_not(tmp_path: Path) -> None:
 
 
 def test_the_input_is_never_modified(tmp_path: Path) -> None:
+    """Importing a workbook leaves its bytes unchanged."""
     src = tmp_path / "u.xlsx"
     shutil.copy(LEGACY / "up-label-beside.xlsx", src)
     before = src.read_bytes()
@@ -165,6 +168,7 @@ def test_the_input_is_never_modified(tmp_path: Path) -> None:
 
 
 def test_an_output_folder_inside_the_input_is_not_imported_again(tmp_path: Path) -> None:
+    """An earlier output folder inside the imported folder is not imported again."""
     shutil.copy(LEGACY / "mailgear-pilot.xlsx", tmp_path)
     import_paths([tmp_path], tmp_path / "out", templates=True)
     again = import_paths([tmp_path], tmp_path / "out2", templates=True)

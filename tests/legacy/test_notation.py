@@ -38,6 +38,7 @@ def test_int(text: object, expected: int | None) -> None:
 
 
 def test_number_keeps_decimals_and_makes_integral_values_ints() -> None:
+    """Numbers read with decimals, full-width digits and △; whole values are ints, overflow is None."""
     assert parse_number("12.5") == 12.5
     assert parse_number("１，３６４．５") == 1364.5
     assert parse_number("△0.5") == -0.5
@@ -118,16 +119,19 @@ def test_split_label_value(text: object, expected: tuple[str, str] | None) -> No
 
 @pytest.mark.parametrize("text", ["○", "◯", "〇", "●", "✓", "あり", "有", "yes", "YES", "Ｔｒｕｅ", True, 1, 1.0])
 def test_true(text: object) -> None:
+    """Each mark meaning yes (○, あり, yes, True, 1) reads as True."""
     assert parse_bool(text) is True
 
 
 @pytest.mark.parametrize("text", ["×", "✕", "なし", "無", "-", "－", "―", "ー", "no", "false", False, 0, 0.0])
 def test_false(text: object) -> None:
+    """Each mark meaning no (×, なし, -, no, False, 0) reads as False."""
     assert parse_bool(text) is False
 
 
 @pytest.mark.parametrize("text", ["", "maybe", "○×", 2, None, datetime.date(2024, 1, 1)])
 def test_not_a_mark(text: object) -> None:
+    """A value that is no single mark reads as None."""
     assert parse_bool(text) is None
 
 
@@ -225,35 +229,41 @@ def levels(draw: st.DrawFn) -> tuple[tuple[str, int], str]:
 
 @given(ints())
 def test_ints_read_back(case: tuple[int, str]) -> None:
+    """Every written form of an integer reads back as that integer."""
     n, text = case
     assert parse_int(text) == n and parse_number(text) == n
 
 
 @given(percents())
 def test_percents_read_back(case: tuple[int, str]) -> None:
+    """Every written form of a percentage reads back as its whole number."""
     n, text = case
     assert parse_percent(text) == n
 
 
 @given(st.integers(-99, 99).filter(bool))
 def test_excel_percent_cells_read_back(n: int) -> None:
+    """An Excel percent cell (a fraction) reads back as its whole percentage."""
     assert parse_percent(n / 100) == n
 
 
 @given(dice())
 def test_dice_read_back(case: tuple[tuple[int, int | None, int], str]) -> None:
+    """Every written form of a dice roll reads back as its (count, sides, fixed bonus)."""
     expected, text = case
     assert parse_dice_full(text) == expected
 
 
 @given(ranges())
 def test_ranges_read_back(case: tuple[tuple[int | None, int, bool | None], str]) -> None:
+    """Every written form of a range reads back as its (low, high, usable after moving)."""
     expected, text = case
     assert parse_range(text) == expected
 
 
 @given(levels())
 def test_levels_read_back(case: tuple[tuple[str, int], str]) -> None:
+    """Every written form of a named level reads back as its (name, level)."""
     expected, text = case
     assert parse_level(text) == expected
 

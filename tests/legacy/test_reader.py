@@ -36,6 +36,7 @@ def test_a_value_that_cannot_be_read_is_a_warning_and_kept() -> None:
 
 
 def test_detection_needs_its_minimum_and_names_the_best() -> None:
+    """Detection needs a system's minimum of labels, and names the best system with its confidence."""
     assert detect([grid([["名前", "ロン"], ["肉体", 3]])], ["up", "pp", "mailgear"]).system is None
     seen = detect([grid([["肉体", "反応", "感覚", "精神", "社会"], [3, 3, 3, 3, 3]])], ["up", "pp", "mailgear"])
     assert seen.system == "pp" and seen.confidence == 0.83 and seen.scores["pp"] == 10

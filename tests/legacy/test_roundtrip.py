@@ -44,6 +44,7 @@ def _import(rows: list[list[Any]], system: str) -> dict[str, Any]:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pp_case())
 def test_pp_layouts_round_trip(case) -> None:
+    """A generated pp document in a random homemade layout imports back to itself."""
     rows, doc = case
     assert _import(rows, doc["system"]) == doc
 
@@ -51,6 +52,7 @@ def test_pp_layouts_round_trip(case) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(up_case())
 def test_up_layouts_round_trip(case) -> None:
+    """A generated up document in a random homemade layout imports back to itself."""
     rows, doc = case
     assert _import(rows, doc["system"]) == doc
 
@@ -58,5 +60,6 @@ def test_up_layouts_round_trip(case) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mailgear_case())
 def test_mailgear_layouts_round_trip(case) -> None:
+    """A generated mailgear document in a random homemade layout imports back to itself."""
     rows, doc = case
     assert _import(rows, doc["system"]) == doc

@@ -38,6 +38,7 @@ def test_at_least_ten_samples_across_systems_and_formats() -> None:
 
 @pytest.mark.parametrize("expected", EXPECTED, ids=lambda p: p.stem)
 def test_sample_imports_to_its_documents(expected: Path) -> None:
+    """Each homemade sample workbook imports to its expected documents."""
     data = json.loads(expected.read_text(encoding="utf-8"))
     assert _imported(_sample(expected), data.get("profile")) == data["documents"]
 

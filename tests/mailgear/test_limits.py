@@ -34,6 +34,7 @@ def _pilot(experience: int = 20, rank_points: int = 20, level: str = "D", rank: 
 
 @pytest.mark.parametrize(("experience", "level"), [(9, "E"), (10, "D"), (24, "D"), (25, "C")])
 def test_level_letter_at_the_ladders_thresholds(experience: int, level: str) -> None:
+    """At the experience thresholds the right level letter is silent and another one a mismatch naming it."""
     ev = price(_pilot(experience=experience, level=level), catalog=example_catalog())
     assert _codes(ev) == []
     other = "B" if level != "B" else "A"
@@ -43,6 +44,7 @@ def test_level_letter_at_the_ladders_thresholds(experience: int, level: str) -> 
 
 @pytest.mark.parametrize(("points", "rank"), [(19, "D"), (20, "C"), (29, "C"), (30, "C+")])
 def test_gear_rank_at_the_ladders_thresholds(points: int, rank: str) -> None:
+    """At the rank-point thresholds the right gear rank is silent and a wrong one a mismatch naming it."""
     ev = price(_pilot(rank_points=points, rank=rank), catalog=example_catalog())
     assert [c for c in _codes(ev) if c[0] == "MG_GEAR_RANK_MISMATCH"] == []
     wrong = price(_pilot(rank_points=points, rank="E"), catalog=example_catalog())
@@ -60,6 +62,7 @@ def test_gear_rank_at_the_ladders_thresholds(points: int, rank: str) -> None:
     ([20, 21], 20, 2),        # 41 / 2 = 20.5: 20
 ])
 def test_party_floor_at_a_table_row(sums: list[int], floor: int, level: int) -> None:
+    """The party's unit level is read at the floor of the pilots' average, around a table row."""
     docs = [pilot(pilot={"name": f"P{k}", "experience": s, "rank_points": 0}) for k, s in enumerate(sums)]
     party = party_unit_level(docs, example_catalog())
     assert (party.floor, party.unit_level, party.findings) == (floor, level, ())
@@ -80,6 +83,7 @@ def test_party_set_check_counts_a_pilot_once_with_the_first_catalog() -> None:
 
 
 def test_party_set_check_without_pilots_shows_nothing() -> None:
+    """The party set check over no pilots has no summary."""
     outcome = party_check([])
     assert (outcome.name, outcome.summary) == ("mailgear.party", None)
 

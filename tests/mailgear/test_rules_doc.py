@@ -26,6 +26,7 @@ def _rows() -> dict[str, list[str]]:
 
 @pytest.mark.parametrize("name", sorted(option_declarations("mailgear")))
 def test_each_option_has_its_reason_and_seed_line(name: str) -> None:
+    """docs/rules-mailgear.md has a row per option: its values (default first), a reason, a seed line."""
     rows = _rows()
     assert name in rows, f"docs/rules-mailgear.md has no row for {name}"
     option, values, why, seed = rows[name][:4]
@@ -37,5 +38,6 @@ def test_each_option_has_its_reason_and_seed_line(name: str) -> None:
 
 
 def test_the_readme_and_the_document_page_link_the_rules_page() -> None:
+    """README.md and docs/mailgear-document.md link the mailgear rules page."""
     assert "docs/rules-mailgear.md" in (ROOT / "README.md").read_text(encoding="utf-8")
     assert "rules-mailgear.md" in (ROOT / "docs" / "mailgear-document.md").read_text(encoding="utf-8")

@@ -59,6 +59,7 @@ def _codes(doc: dict, options: dict) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("limit", LIMITS, ids=[x[0] for x in LIMITS])
 def test_limit(limit: Limit) -> None:
+    """At a pp limit and on its allowed side there is no finding; past it exactly one."""
     check_limit(limit, _codes)
 
 
@@ -122,6 +123,7 @@ def test_specializations_not_a_list_are_left_to_the_schema() -> None:
     ("x" * 39, '"' + "x" * 36 + "..."),            # 41: cut to 37 and marked
 ])
 def test_a_long_value_is_shown_whole_up_to_40_characters(written: str, shown: str) -> None:
+    """A malformed value is shown whole up to 40 characters, past that cut and marked with ..."""
     p = price_character(character(machine=machine(speed=written)))
     assert [f.params["value"] for f in p.findings if f.code == "PP_MACHINE_TYPE"] == [shown]
 

@@ -11,6 +11,7 @@ from .conftest import character, machine, weapon
 
 @pytest.mark.parametrize("name", [None, ""])
 def test_a_weapon_without_a_name_is_named_by_its_place(name) -> None:
+    """A weapon with no name is labelled by its place (武器2, weapon 2) in its derived values."""
     w = weapon(damage="S")
     w.pop("name")
     if name is not None:

@@ -14,4 +14,5 @@ from ..mangled import assert_every_variant_answered, samples
 
 @pytest.mark.parametrize("path", samples("pp"), ids=lambda p: p.name)
 def test_any_value_anywhere_is_answered(path: Path) -> None:
+    """Any value anywhere in a pp sample gets findings that render, never an exception."""
     assert_every_variant_answered(json.loads(path.read_text("utf-8")), price_character)

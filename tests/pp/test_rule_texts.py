@@ -63,4 +63,5 @@ CASES = [
 @pytest.mark.parametrize(("doc", "pointer", "options", "expected"), [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
 def test_line(doc: dict[str, Any], pointer: str, options: dict[str, str], expected: tuple) -> None:
+    """A pp priced line has its expected item, rule and cost, in Japanese and in English."""
     assert line(doc, pointer, **options) == expected

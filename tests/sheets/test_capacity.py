@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_rows_past_the_capacity_are_read_with_a_warning(tmp_path: Path) -> None:
+    """Rows written past a table's capacity are still read, with a SHEET_ROWS_OVER_CAPACITY warning."""
     doc = json.loads((ROOT / "samples" / "up" / "m-mobile-suit.json").read_text(encoding="utf-8"))
     table = load_layout("up").table("weapons")
     path = tmp_path / "unit.xlsx"

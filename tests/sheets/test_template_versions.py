@@ -22,6 +22,7 @@ NORMALIZED = {"up": test_up_sheets.normalized, "pp": test_pp_sheets.normalized,
 
 @pytest.mark.parametrize("path", OLD, ids=[p.stem for p in OLD])
 def test_older_template_sheet_reads_and_moves_to_the_current_version(path: Path, tmp_path: Path) -> None:
+    """An older template's sheet reads cleanly and rewrites to the current template as the same document."""
     system, version, _ = path.stem.split("-", 2)
     assert int(version) < load_layout(system).template_version
     doc, findings, _ = read_sheet(path)

@@ -31,4 +31,5 @@ def test_every_option_has_its_seed_line_and_reason(name: str) -> None:
 
 
 def test_no_reason_for_an_option_that_does_not_exist() -> None:
+    """docs/rules-up.md gives reasons for exactly the options that exist."""
     assert sorted(_reasons()) == sorted(OPTIONS)

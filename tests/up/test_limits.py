@@ -110,6 +110,7 @@ def _codes(doc: dict, options: dict) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("limit", LIMITS, ids=[x[0] for x in LIMITS])
 def test_limit(limit: Limit) -> None:
+    """At an up limit and on its allowed side there is no finding; past it exactly one."""
     check_limit(limit, _codes)
 
 
@@ -123,6 +124,7 @@ def test_limit(limit: Limit) -> None:
     (ranged(range=11, post_move=True), 590),   # the same, P: +180
 ])
 def test_range_price_at_the_end_of_the_table(weapon: dict, cost: int) -> None:
+    """A range at and past the table's last column costs the last price plus 40 (P: 180) a step."""
     assert cost_at(priced(unit(weapons=[weapon])), "/weapons/0") == cost
 
 
@@ -154,6 +156,7 @@ def test_effective_accuracy_from_zero(weapon: dict, accuracy: int) -> None:
     ("x" * 39, '"' + "x" * 39),         # 41: its first 40
 ])
 def test_a_malformed_value_is_shown_up_to_40_characters(written: str, shown: str) -> None:
+    """A malformed value is shown whole up to 40 characters as JSON, past that its first 40."""
     p = priced(unit(weapons=written))
     assert [f.params["value"] for f in p.findings if f.code == "UP_ITEM_MALFORMED"] == [shown]
 

@@ -18,6 +18,7 @@ from ..mangled import assert_every_variant_answered, samples
 
 @pytest.mark.parametrize("path", samples("up"), ids=lambda p: p.name)
 def test_any_value_anywhere_is_answered(path: Path) -> None:
+    """Any value anywhere in an up sample, priced and set-checked, gets findings that render, not an error."""
     doc = json.loads(path.read_text("utf-8"))
     unmangled = (doc, price_unit(doc))
 

@@ -42,6 +42,7 @@ RIDER = {"weapons": [ranged(name="メガ粒子砲", range=4)], "movement": ["air
 
 
 def test_count_follows_the_seed_line() -> None:
+    """The changed places between two forms are counted as the seed line says, both ways."""
     base, rider = unit(**BASE), unit(**RIDER)
     assert changed_places(base, rider) == 3
     # Back again: the サーベル is added (1) and 装甲 raised 18→20 (1); 空 removed and 空 S gone
@@ -70,12 +71,14 @@ def test_removals_and_lowered_stats_are_not_places() -> None:
     ({"size": "L", "stats": base_stats("L")}, 1 + 4),
 ])
 def test_each_kind_of_place(change: dict, places: int) -> None:
+    """Each kind of change counts its places (movement and terrain together one, a note none)."""
     base = unit(**BASE)
     changed = unit(**{**BASE, **change})
     assert changed_places(base, changed) == places
 
 
 def test_typed_count_that_agrees_is_silent() -> None:
+    """A typed count of changed places that agrees with the forms gives no finding."""
     docs = [form("ゼータ", "ウェイブライダー", 3, **BASE), form("ウェイブライダー", "ゼータ", 3, **RIDER)]
     assert places_found(docs) == []
 

@@ -125,4 +125,5 @@ CASES = [
 
 @pytest.mark.parametrize(("doc", "pointer", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_line(doc: dict[str, Any], pointer: str, expected: tuple) -> None:
+    """An up priced line has its expected item, rule and cost, in Japanese and in English."""
     assert line(doc, pointer) == expected

@@ -59,6 +59,7 @@ ABILITY_ERRORS = [
 
 @pytest.mark.parametrize(("weapon", "code", "where"), [c[1:] for c in WEAPON_ERRORS], ids=[c[0] for c in WEAPON_ERRORS])
 def test_a_weapon_with_an_error_is_not_priced(weapon: Any, code: str, where: str) -> None:
+    """A weapon with an error gets its one finding and is left unpriced: no line, derived value or total."""
     p = priced(unit(weapons=[weapon], declared_total=999))
     assert [c for c in found(p) if c[0] != "UP_SOURCE_WORK_ONLY"] == [(code, where)]
     assert "/weapons/0" in p.unevaluated  # a part written malformed is marked too
@@ -71,6 +72,7 @@ def test_a_weapon_with_an_error_is_not_priced(weapon: Any, code: str, where: str
 @pytest.mark.parametrize(("ability", "code", "where"), [c[1:] for c in ABILITY_ERRORS],
                          ids=[c[0] for c in ABILITY_ERRORS])
 def test_an_ability_with_an_error_is_not_priced(ability: dict, code: str, where: str) -> None:
+    """An ability with an error gets its one finding and is left unpriced, with no line."""
     p = priced(unit(abilities=[ability], declared_total=999))
     assert [c for c in found(p) if c[0] != "UP_SOURCE_WORK_ONLY"] == [(code, where)]
     assert p.unevaluated == ["/abilities/0"]

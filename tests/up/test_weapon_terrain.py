@@ -123,6 +123,7 @@ def test_free_b_on_a_melee_or_beam_weapon_is_ignored_with_a_warning(weapon: dict
 
 
 def test_free_b_on_an_unknown_terrain_is_malformed() -> None:
+    """A free B on an unknown terrain is malformed and leaves the pricing incomplete."""
     p = priced(unit(weapons=[hundred_ranged(terrain_b="underground")]))
     assert found(p) == [("UP_ITEM_MALFORMED", "/weapons/0/terrain_b")]
     assert not p.complete

@@ -22,4 +22,5 @@ GRID = {
 
 @pytest.mark.parametrize("base", GRADES)
 def test_every_step(base: str) -> None:
+    """The terrain step percentage from each grade to each other grade is the rules' grid."""
     assert [weapon_terrain_step_percent(base, final, tables()) for final in GRADES] == GRID[base]

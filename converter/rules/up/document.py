@@ -29,23 +29,18 @@ def table_key(value: Any) -> Any:
 
 def list_at(container: Mapping[str, Any], key: str, out: Evaluation, at: str = "") -> list[Any]:
     """The list at ``container[key]`` (empty when absent); anything else is UP_ITEM_MALFORMED."""
-    value = as_list(container.get(key))
+    value = listed(container.get(key))
     if value is None:
         report_malformed(at + pointer(key), key, "[…]", container.get(key), out)
         return []
     return value
 
 
-def as_list(value: Any) -> list[Any] | None:
+def listed(value: Any) -> list[Any] | None:
     """``value`` as a list: empty when blank, None when it is something else (malformed)."""
     if value is None or value == "":
         return []
     return value if isinstance(value, list) else None
-
-
-def as_mapping(value: Any) -> Mapping[str, Any]:
-    """``value`` when it is a mapping, else empty (a malformed part is reported where it is priced)."""
-    return value if isinstance(value, Mapping) else {}
 
 
 def report_malformed(where: str, field: str, expected: str, value: Any, out: Evaluation) -> None:

@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from ...core.coerce import as_int as _int
+from ...core.coerce import as_int as _int, as_list, as_mapping
 from ...core.evaluation import Evaluation, Roll, round_half_up
 from ...core.pointers import pointer
-from .document import (as_list, as_mapping, list_at, malformed_params, message_number, morale_unknown,
+from .document import (list_at, listed, malformed_params, message_number, morale_unknown,
                        percent_text, report_malformed, table_key)
 from ..tables_file import both
 from .tables import TERRAINS, UpTables, neighbours, tables
@@ -75,7 +75,8 @@ class WeaponPrice:
         return f"({base}) × ({pcts}{floor_word} {percent_text(pct)})"
 
 
-def weapon_terrain_bases(w: Mapping[str, Any], movement: list[str], t: UpTables) -> dict[str | None, dict[str, str]]:
+def weapon_terrain_bases(w: Mapping[str, Any], movement: list[str],
+                         t: UpTables) -> dict[str | None, dict[str, str]]:
     """A weapon's possible 地形適応 before purchases (seed 000, 地形適応の決定), by where its free
     B went.
 
@@ -409,7 +410,8 @@ def _map(c: _Weapon) -> Iterator[Step]:
                     **both("item", "Ｐ属性のＭＡＰ兵器", "a MAP weapon usable after moving"))
     if mapw.get("friend_foe"):
         yield Percent("敵味方識別", opt["friend_foe_percent"], "friend-or-foe recognition")
-        yield _note("UP_SOURCE_WORK_ONLY", "/map/friend_foe", **both("item", "敵味方識別", "friend-or-foe recognition"))
+        yield _note("UP_SOURCE_WORK_ONLY", "/map/friend_foe",
+                    **both("item", "敵味方識別", "friend-or-foe recognition"))
 
 
 def _map_type(mapw: Mapping[str, Any], c: _Weapon) -> Iterator[Step]:
@@ -442,7 +444,7 @@ def _combo(c: _Weapon) -> Iterator[Step]:
 
 def _effects(c: _Weapon) -> Iterator[Step]:
     """特殊効果: each effect priced once, its findings below ``/effects/j``."""
-    effects = as_list(c.w.get("effects"))
+    effects = listed(c.w.get("effects"))
     if effects is None:  # priced without its effects, and said so
         yield _malformed("/effects", "effects", "[…]", c.w.get("effects"), blocks=False)
         return
@@ -663,7 +665,7 @@ def damage_parts(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables | No
     dice = _int(damage.get("dice", dmg["base_dice"])) or dmg["base_dice"]
     fixed = _int(damage.get("fixed", dmg["base_fixed"])) or 0
     fixed += t.attributes.get(table_key(w.get("attribute", "solid")), {"damage_bonus": 0})["damage_bonus"]
-    abilities = as_list(unit.get("abilities")) or []
+    abilities = as_list(unit.get("abilities"))
     no_hands = any(isinstance(a, Mapping) and a.get("id") == "no_manipulator" for a in abilities)
     if w.get("kind") == "melee" and not no_hands:
         stats = as_mapping(unit.get("stats"))

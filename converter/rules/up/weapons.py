@@ -561,93 +561,117 @@ def price_weapons(doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
     values; returns the weapons' total UP."""
     weapons = list_at(doc, "weapons", out)
     floor = t.raw["effects_rules"]["percent_floor"]
-    full: dict[int, int] = {}
-    prices: dict[int, WeaponPrice] = {}
+    prices, names = _price_each(weapons, doc, t, opts, out)
+    full = {i: wp.cost(floor)[0] for i, wp in prices.items() if wp is not None}
+    for i, w in enumerate(weapons):  # as the sheet counts them, whether or not the pair is valid
+        base = w.get("variant_of") if isinstance(w, Mapping) else None
+        j = names.get(table_key(base)) if base else None
+        if j is not None and j != i and isinstance(weapons[j], Mapping):
+            out.derive(pointer("weapons", i, "variant_changes"), f"{w.get('name', '')}: 撃ち分けの変更箇所",
+                       variant_changes(w, weapons[j], t),
+                       label_en=f"{w.get('name', '')}: places changed in the variant")
+    total = 0
+    budget = _int(doc.get("budget"))
+    first_variant: dict[int, int] = {}  # a base weapon's index → its first variant's
+    for i, w in enumerate(weapons):
+        wp = prices[i]
+        if wp is None or not wp.ok:
+            continue
+        where = pointer("weapons", i)
+        cost, _, floored = wp.cost(floor)
+        rule, rule_en = wp.text(floor), wp.text(floor, "en")
+        flaws = [_note("UP_PERCENT_FLOOR", "", name=w.get("name", ""), floor=floor)] if floored else []
+        if table_key(w.get("variant_of")):
+            variant_flaws, priced = _variant_price(i, weapons, names, full, first_variant, t)
+            flaws += variant_flaws
+            cost, rule, rule_en = priced or (cost, rule, rule_en)
+        flaws += _cost_checks(w, cost, budget, t)
+        for flaw in flaws:
+            out.find(flaw.code, where + flaw.at, **flaw.params)
+        _add_weapon(where, w, doc, cost, rule, rule_en, full[i], t, out)
+        total += cost
+    return total
+
+
+def _price_each(weapons: list[Any], doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
+                out: Evaluation) -> tuple[dict[int, WeaponPrice | None], dict[Any, int]]:
+    """Each weapon priced (None: not a weapon at all), and the index of the first of each name."""
+    prices: dict[int, WeaponPrice | None] = {}
     names: dict[Any, int] = {}
     for i, w in enumerate(weapons):
         where = pointer("weapons", i)
         if not isinstance(w, Mapping):
             report_malformed(where, "weapons", "{…}", w, out)
-            prices[i] = WeaponPrice()
-            prices[i].ok = False
+            prices[i] = None
             continue
         name = table_key(w.get("name", ""))
         if name in names:
             out.find("UP_WEAPON_NAME_DUPLICATE", where + "/name", name=name)
         names.setdefault(name, i)
-        wp = price_weapon(w, doc, t, opts, where, out)
-        prices[i] = wp
-        full[i] = wp.cost(floor)[0]
+        wp = prices[i] = price_weapon(w, doc, t, opts, where, out)
         if not wp.ok:
             out.skip(where)
+    return prices, names
 
-    for i, w in enumerate(weapons):  # as the sheet counts them, whether or not the pair is valid
-        j = names.get(table_key(w.get("variant_of"))) if isinstance(w, Mapping) and w.get("variant_of") else None
-        if j is not None and j != i and isinstance(weapons[j], Mapping):
-            out.derive(pointer("weapons", i, "variant_changes"), f"{w.get('name', '')}: 撃ち分けの変更箇所",
-                       variant_changes(w, weapons[j], t),
-                       label_en=f"{w.get('name', '')}: places changed in the variant")
 
-    total = 0
-    budget = _int(doc.get("budget"))
-    fractions = t.raw["variants"]
-    first_variant: dict[int, int] = {}  # a base weapon's index → its first variant's
-    for i, w in enumerate(weapons):
-        where = pointer("weapons", i)
-        wp = prices[i]
-        if not wp.ok:
-            continue
-        cost, pct, floored = wp.cost(floor)
-        rule, rule_en = wp.text(floor), wp.text(floor, "en")
-        if floored:
-            out.find("UP_PERCENT_FLOOR", where, name=w.get("name", ""), floor=floor)
-        base_name = table_key(w.get("variant_of"))
-        if base_name:
-            j = names.get(base_name)
-            if j is None or j == i:
-                out.find("UP_VARIANT_BASE_MISSING", where + "/variant_of", name=base_name)
-            elif weapons[j].get("variant_of"):
-                out.find("UP_VARIANT_CHAIN", where + "/variant_of", name=base_name)
-            else:
-                if j in first_variant:  # only the original and one derived weapon (seed 000, 撃ち分け)
-                    out.find("UP_VARIANT_SECOND", where + "/variant_of", base=base_name,
-                             first=weapons[first_variant[j]].get("name", ""))
-                first_variant.setdefault(j, i)
-                changes = variant_changes(w, weapons[j], t)
-                row = next((r for r in fractions if changes <= r["max_changes"]), None)
-                if changes == 0:
-                    out.find("UP_VARIANT_NO_CHANGE", where + "/variant_of", name=base_name)
-                if row is None:
-                    out.find("UP_VARIANT_TOO_MANY_CHANGES", where + "/variant_of",
-                             name=base_name, changes=changes,
-                             max=fractions[-1]["max_changes"])
-                else:
-                    num, den = row["fraction"]
-                    larger = max(full[i], full[j])
-                    cost = round_half_up(Fraction(larger * num, den))
-                    formula = f"max({full[i]}, {full[j]}) × {num}/{den}"
-                    rule = f"撃ち分け（{base_name}から{changes}箇所変更）: {formula}"
-                    rule_en = f"variant of {base_name}, {changes} place(s) changed: {formula}"
-        if budget and cost * t.raw["weapon_cap"]["budget_divisor"] > budget:  # option weapon_cap
-            out.find("UP_WEAPON_OVER_CAP", where, name=w.get("name", ""), cost=cost,
-                     cap=message_number(Fraction(budget, t.raw["weapon_cap"]["budget_divisor"])))
-        if cost < 0:  # the seed floors percentages only; a weapon that pays the unit is suspect
-            out.find("UP_WEAPON_NEGATIVE", where, name=w.get("name", ""), cost=cost)
-        declared = _int(w.get("declared_cost"))
-        if declared is not None and declared != cost:
-            out.find("UP_WEAPON_COST_MISMATCH", where + "/declared_cost", name=w.get("name", ""),
-                     declared=declared, computed=cost)
-        name = w.get("name", "")
-        out.add(where, f"武器「{name}」", rule, cost, item_en=f"Weapon '{name}'", rule_en=rule_en)
-        out.derive(where + "/full_cost", f"{name}: 撃ち分け前のＵＰ", full[i],
-                   label_en=f"{name}: UP before the variant fraction")
-        dice, fixed = damage_parts(w, doc, t)
-        out.derive(where + "/effective_damage", f"{name}: ダメージ", f"{dice}D10+{fixed}",
-                   Roll(dice, 10, fixed), label_en=f"{name}: damage")
-        out.derive(where + "/effective_accuracy", f"{name}: 命中修正", effective_accuracy(w, t),
-                   label_en=f"{name}: accuracy")
-        total += cost
-    return total
+def _variant_price(i: int, weapons: list[Any], names: Mapping[Any, int], full: Mapping[int, int],
+                   first_variant: dict[int, int],
+                   t: UpTables) -> tuple[list[Flaw], tuple[int, str, str] | None]:
+    """A 撃ち分け variant's findings (relative to the weapon) and its (cost, rule, rule in English):
+    a fraction of the larger of it and its base by the places changed; None when it cannot be one."""
+    w, fractions = weapons[i], t.raw["variants"]
+    base_name = table_key(w.get("variant_of"))
+    j = names.get(base_name)
+    if j is None or j == i:
+        return [_note("UP_VARIANT_BASE_MISSING", "/variant_of", name=base_name)], None
+    if weapons[j].get("variant_of"):
+        return [_note("UP_VARIANT_CHAIN", "/variant_of", name=base_name)], None
+    flaws: list[Flaw] = []
+    if j in first_variant:  # only the original and one derived weapon (seed 000, 撃ち分け)
+        flaws.append(_note("UP_VARIANT_SECOND", "/variant_of", base=base_name,
+                           first=weapons[first_variant[j]].get("name", "")))
+    first_variant.setdefault(j, i)
+    changes = variant_changes(w, weapons[j], t)
+    row = next((r for r in fractions if changes <= r["max_changes"]), None)
+    if changes == 0:
+        flaws.append(_note("UP_VARIANT_NO_CHANGE", "/variant_of", name=base_name))
+    if row is None:
+        flaws.append(_note("UP_VARIANT_TOO_MANY_CHANGES", "/variant_of", name=base_name, changes=changes,
+                           max=fractions[-1]["max_changes"]))
+        return flaws, None
+    num, den = row["fraction"]
+    formula = f"max({full[i]}, {full[j]}) × {num}/{den}"
+    return flaws, (round_half_up(Fraction(max(full[i], full[j]) * num, den)),
+                   f"撃ち分け（{base_name}から{changes}箇所変更）: {formula}",
+                   f"variant of {base_name}, {changes} place(s) changed: {formula}")
+
+
+def _cost_checks(w: Mapping[str, Any], cost: int, budget: int | None, t: UpTables) -> Iterator[Flaw]:
+    """A weapon's cost against the 1/5 cap (option weapon_cap), zero and its written cost."""
+    cap = t.raw["weapon_cap"]["budget_divisor"]
+    if budget and cost * cap > budget:
+        yield _note("UP_WEAPON_OVER_CAP", "", name=w.get("name", ""), cost=cost,
+                    cap=message_number(Fraction(budget, cap)))
+    if cost < 0:  # the seed floors percentages only; a weapon that pays the unit is suspect
+        yield _note("UP_WEAPON_NEGATIVE", "", name=w.get("name", ""), cost=cost)
+    declared = _int(w.get("declared_cost"))
+    if declared is not None and declared != cost:
+        yield _note("UP_WEAPON_COST_MISMATCH", "/declared_cost", name=w.get("name", ""),
+                    declared=declared, computed=cost)
+
+
+def _add_weapon(where: str, w: Mapping[str, Any], doc: Mapping[str, Any], cost: int, rule: str, rule_en: str,
+                full_cost: int, t: UpTables, out: Evaluation) -> None:
+    """A weapon's line and the values a sheet shows for it (its cost before 撃ち分け, damage, accuracy)."""
+    name = w.get("name", "")
+    out.add(where, f"武器「{name}」", rule, cost, item_en=f"Weapon '{name}'", rule_en=rule_en)
+    out.derive(where + "/full_cost", f"{name}: 撃ち分け前のＵＰ", full_cost,
+               label_en=f"{name}: UP before the variant fraction")
+    dice, fixed = damage_parts(w, doc, t)
+    out.derive(where + "/effective_damage", f"{name}: ダメージ", f"{dice}D10+{fixed}",
+               Roll(dice, 10, fixed), label_en=f"{name}: damage")
+    out.derive(where + "/effective_accuracy", f"{name}: 命中修正", effective_accuracy(w, t),
+               label_en=f"{name}: accuracy")
 
 
 def effective_damage(w: Mapping[str, Any], unit: Mapping[str, Any], t: UpTables | None = None) -> str:

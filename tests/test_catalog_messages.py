@@ -209,8 +209,9 @@ def _codes_in(node: ast.AST) -> set[str]:
 
 
 def _raises(func: ast.AST) -> bool:
-    """``Finding(...)``, ``x.find(...)`` (``run.find``, ``out.find``)."""
-    return (isinstance(func, ast.Name) and func.id == "Finding") or \
+    """``Finding(...)``, ``x.find(...)`` (``run.find``, ``out.find``), and the helpers a check
+    yields its findings with (``_bad(...)``, ``_note(...)``: rules/up/weapons.py)."""
+    return (isinstance(func, ast.Name) and func.id in ("Finding", "_bad", "_note")) or \
         (isinstance(func, ast.Attribute) and func.attr == "find")
 
 

@@ -62,4 +62,4 @@ def matches(pattern: str, ptr: str) -> bool:
         if len(got) < len(want):
             return False
         got = got[: len(want)]
-    return len(want) == len(got) and all(w in ("*", g) for w, g in zip(want, got))
+    return len(want) == len(got) and all(w in ("*", g) for w, g in zip(want, got, strict=True))

@@ -23,9 +23,10 @@ BAND_OF = {"cr": "close", "sr": "short", "mr": "medium", "lr": "long"}
 SHARED_TO_BAND = {v: k for k, v in BAND_OF.items()}
 RANK_ORDER = ("E", "D", "C", "B", "A", "S")
 _QUANTITY = {"durability": "durability", "energy": "energy", "output": "power", "mobility": "mobility",
-             "move": "move", "guard": "guard", "sensor": "sensor", "capacity": "capacity", "counter": "counter",
-             "cr": "cr", "sr": "sr", "mr": "mr", "lr": "lr"}
+             "move": "move", "guard": "guard", "sensor": "sensor", "capacity": "capacity",
+             "counter": "counter", "cr": "cr", "sr": "sr", "mr": "mr", "lr": "lr"}
 SHIELD, BARRIERS = "シールド", ("チャフ・キャンセラー", "マグネット・バリア")
+_Values = tuple[float, float, float]  # an anchor's floor, standard and peak
 
 
 def _raw(catalog: Any) -> MappingType[str, Any] | None:
@@ -34,6 +35,11 @@ def _raw(catalog: Any) -> MappingType[str, Any] | None:
         return None
     raw = getattr(catalog, "raw", catalog)
     return raw if isinstance(raw, MappingType) else None
+
+
+def _table(value: Any) -> MappingType[str, Any]:
+    """``value`` when it is a table, else empty (a malformed part of a sheet lifts as nothing)."""
+    return value if isinstance(value, dict) else {}
 
 
 def anchors_from_catalog(catalog: Any) -> list[Anchor]:
@@ -62,8 +68,8 @@ def anchors_from_catalog(catalog: Any) -> list[Anchor]:
               and isinstance(w.get("extra_damage"), (int, float))]
     outputs = {a.quantity: a.values for a in out}
     if extras and "power" in outputs:
-        lo, mi, hi = outputs["power"]
-        values = (7 + lo + min(extras), 7 + mi + median(extras), 7 + hi + max(extras))
+        floor, standard, peak = outputs["power"]
+        values = (7 + floor + min(extras), 7 + standard + median(extras), 7 + peak + max(extras))
         if values[0] < values[1] < values[2]:
             out.append(Anchor("damage", SYSTEM, "/equipment/*/extra_damage", values, f"catalog: {name}"))
     return out
@@ -85,7 +91,7 @@ def effective_stats(doc: MappingType[str, Any]) -> dict[str, float]:
     """The gear's base stats plus its custom boosts and its options' stat effects; never the
     written derived values, which already hold the pilot's skills (no double counting)."""
     t = tables()
-    gear = doc.get("gear") if isinstance(doc.get("gear"), dict) else {}
+    gear = _table(doc.get("gear"))
     stats = {k: v for k, v in (gear.get("stats") or {}).items() if isinstance(v, (int, float))}
     for boost in gear.get("boosts") or []:
         if boost in stats:
@@ -99,14 +105,33 @@ def effective_stats(doc: MappingType[str, Any]) -> dict[str, float]:
 
 
 def lift(doc: MappingType[str, Any]) -> Sheet:
+    """The pilot (skills by id, ミラクル as the pool) and the gear (stats, bands, weapons and
+    options, what the model cannot hold as text)."""
     t = tables()
-    p = doc.get("pilot") if isinstance(doc.get("pilot"), dict) else {}
+    p = _table(doc.get("pilot"))
     skills = skill_levels(doc)
     pilot = Pilot(name=p.get("name"), system=SYSTEM, player=p.get("player"), skills=skills,
                   pool=skills.get("miracle"))
-    gear = doc.get("gear") if isinstance(doc.get("gear"), dict) else {}
+    gear = _table(doc.get("gear"))
     stats = effective_stats(doc)
-    machine = Machine(name=str(gear.get("model", "")))
+    machine = _machine(str(gear.get("model", "")), stats)
+    if gear.get("rank"):
+        machine.text.append(f"ランク{gear['rank']}")
+    for k, item in enumerate(doc.get("equipment") or []):
+        if isinstance(item, dict) and item.get("kind") == "weapon":
+            machine.weapons.append(_lift_weapon(item, k, machine, stats.get("output", 0)))
+        elif isinstance(item, dict):
+            _lift_option(item, machine)
+    pilot.labels = {sid: t.skills[sid].label for sid in skills}
+    if p.get("military_rank"):
+        pilot.text.append(str(p["military_rank"]))
+    return Sheet(SYSTEM, leaves(doc), pilot=pilot, machine=machine, notes=doc.get("notes"),
+                 extra=dict(doc.get("extra") or {}))
+
+
+def _machine(model: str, stats: MappingType[str, float]) -> Machine:
+    """The gear's stats as measures (CR..LR as the shared bands), the rest as text."""
+    machine = Machine(name=model)
     for stat, quantity in _QUANTITY.items():
         if stat in stats:
             measure = Measure(stats[stat], SYSTEM, quantity, f"/gear/stats/{stat}")
@@ -118,35 +143,31 @@ def lift(doc: MappingType[str, Any]) -> Sheet:
                         ("counter", "カウンター")):
         if stat in stats:
             machine.text.append(f"{label}{stats[stat]:g}")
-    if gear.get("rank"):
-        machine.text.append(f"ランク{gear['rank']}")
-    output = stats.get("output", 0)
-    for k, item in enumerate(doc.get("equipment") or []):
-        if not isinstance(item, dict):
-            continue
-        name = str(item.get("name", ""))
-        if item.get("kind") == "weapon":
-            bands = tuple(BAND_OF[b] for b in ("cr", "sr", "mr", "lr") if b in (item.get("bands") or []))
-            best = max((machine.bands[b] for b in bands if b in machine.bands), key=lambda x: x.value, default=None)
-            text = [f"{label}{item[key]}" for key, label in (("energy", "消費エネルギー"), ("uses", "回数"),
-                                                             ("slots", "スロット"), ("durability", "耐久"))
-                    if item.get(key) is not None]
-            machine.weapons.append(Weapon(
-                name=name, melee=bands == ("close",), bands=bands or ("close",),
-                damage=Measure(7 + output + int(item.get("extra_damage", 0) or 0), SYSTEM, "damage"),
-                accuracy=best, usage={"energy": item.get("energy"), "uses": item.get("uses")},
-                notes=item.get("notes"), text=text, source=f"/equipment/{k}"))
-        else:
-            machine.shield |= name_key(name) == name_key(SHIELD)
-            machine.barrier |= name_key(name) in {name_key(b) for b in BARRIERS}
-            effects = [e.get("text") or e.get("skill") or e.get("stat") for e in item.get("effects") or []
-                       if isinstance(e, dict)]
-            machine.text.append(name + (f"（{'・'.join(str(e) for e in effects if e)}）" if any(effects) else ""))
-    pilot.labels = {sid: t.skills[sid].label for sid in skills}
-    if p.get("military_rank"):
-        pilot.text.append(str(p["military_rank"]))
-    return Sheet(SYSTEM, leaves(doc), pilot=pilot, machine=machine, notes=doc.get("notes"),
-                 extra=dict(doc.get("extra") or {}))
+    return machine
+
+
+def _lift_weapon(item: MappingType[str, Any], k: int, machine: Machine, output: float) -> Weapon:
+    """A weapon: its bands, mean damage (7 + output + extra), the best band stat it reaches as
+    its accuracy, its energy and uses."""
+    bands = tuple(BAND_OF[b] for b in ("cr", "sr", "mr", "lr") if b in (item.get("bands") or []))
+    best = max((machine.bands[b] for b in bands if b in machine.bands), key=lambda x: x.value, default=None)
+    text = [f"{label}{item[key]}" for key, label in (("energy", "消費エネルギー"), ("uses", "回数"),
+                                                     ("slots", "スロット"), ("durability", "耐久"))
+            if item.get(key) is not None]
+    return Weapon(name=str(item.get("name", "")), melee=bands == ("close",), bands=bands or ("close",),
+                  damage=Measure(7 + output + int(item.get("extra_damage", 0) or 0), SYSTEM, "damage"),
+                  accuracy=best, usage={"energy": item.get("energy"), "uses": item.get("uses")},
+                  notes=item.get("notes"), text=text, source=f"/equipment/{k}")
+
+
+def _lift_option(item: MappingType[str, Any], machine: Machine) -> None:
+    """An option: a shield or barrier by name, and its name and effects as text."""
+    name = str(item.get("name", ""))
+    machine.shield |= name_key(name) == name_key(SHIELD)
+    machine.barrier |= name_key(name) in {name_key(b) for b in BARRIERS}
+    effects = [e.get("text") or e.get("skill") or e.get("stat") for e in item.get("effects") or []
+               if isinstance(e, dict)]
+    machine.text.append(name + (f"（{'・'.join(str(e) for e in effects if e)}）" if any(effects) else ""))
 
 
 def _catalog_option(raw: MappingType[str, Any] | None, name: str) -> MappingType[str, Any] | None:
@@ -161,50 +182,19 @@ def _first(raw: MappingType[str, Any] | None, table: str, key: str, default: str
     return str(rows[0][key]) if rows else default
 
 
+#: the gear's stats in the order a sheet lists them
+_GEAR_ORDER = ("sensor", "mobility", "cr", "sr", "mr", "lr", "guard", "counter", "durability", "energy",
+               "capacity", "output", "move")
+
+
 def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     """A pilot and gear from the model: gear stats by grade, pip and grid against the catalog's
     anchors, band stats from the weapons' accuracy, weapons' extra damage by share."""
-    t, m, raw = tables(), low.mapping, _raw(low.catalog)
+    raw, pilot_in = _raw(low.catalog), sheet.pilot
     machine = sheet.machine or Machine(name="（未定）")
-    pilot_in = sheet.pilot
-    name = pilot_in.name if pilot_in is not None and pilot_in.name else f"{machine.name}のパイロット"
-    pilot: dict[str, Any] = {"name": name}
-    if pilot_in is not None and pilot_in.player:
-        pilot["player"] = pilot_in.player
-    pilot.update({"experience": 0, "rank_points": 0, "level": _first(raw, "levels", "level", "E")})
-    std = {a.field.rsplit("/", 1)[-1]: a.values for a in m.anchors if a.system == SYSTEM and a.field.startswith("/gear/stats/")}
-    stats: dict[str, int] = {}
-    durability = [x for x in machine.stats.values() if x.quantity == "durability"]
-    g = mean_grade(durability, m)
-    stats["durability"] = low.scaled(m.at_grade(g, "durability", SYSTEM), "/gear/stats/durability", "durability", SYSTEM) \
-        if g is not None else int(std["durability"][1])
-    for stat, quantity in (("energy", "energy"), ("output", "power")):
-        src = machine.stats.get(quantity)
-        stats[stat] = (low.scaled(m.at_grade(m.grade(src.value, quantity, src.system, src.field), quantity, SYSTEM),
-                                  f"/gear/stats/{stat}", quantity, SYSTEM)
-                       if src is not None and m.has_anchor(quantity, src.system) else int(std[stat][1]))
-    mob = machine.stats.get("mobility")
-    stats["mobility"] = low.clamped(round_half_up(pips(mob, m)) if mob else int(std["mobility"][1]), "/gear/stats/mobility", low=0)
-    move = machine.stats.get("move")
-    stats["move"] = low.clamped(round_half_up(grid(move, m)) if move else int(std["move"][1]), "/gear/stats/move", low=0)
-    guard = machine.stats.get("guard")
-    if guard is not None:
-        stats["guard"] = low.clamped(round_half_up(pips(guard, m)), "/gear/stats/guard", low=0)
-    else:
-        stats["guard"] = int(std["guard"][1] if machine.shield else std["guard"][0])
-    for stat in ("sensor", "capacity", "counter"):
-        stats[stat] = int(std[stat][1])
-    for band, shared in BAND_OF.items():
-        reaching = [w for w in machine.weapons if shared in w.bands and w.accuracy is not None]
-        if reaching:
-            best = max(pips(w.accuracy, m) + (2 if w.guided else 0) for w in reaching)
-            stats[band] = low.clamped(round_half_up(std[band][1] + best), f"/gear/stats/{band}", low=0)
-        else:
-            stats[band] = int(std[band][0])
-    order = ("sensor", "mobility", "cr", "sr", "mr", "lr", "guard", "counter", "durability", "energy",
-             "capacity", "output", "move")
-    gear = {"model": machine.name or "（未定）", "rank": _first(raw, "gear_ranks", "rank", "E"),
-            "stats": {k: stats[k] for k in order}}
+    pilot = _lower_pilot(pilot_in, machine, raw)
+    stats = _gear_stats(machine, low)
+    gear = {"model": machine.name or "（未定）", "rank": _first(raw, "gear_ranks", "rank", "E"), "stats": stats}
     skills = _skills_from(pilot_in, machine, low) if pilot_in is not None and pilot_in.system == "pp" else []
     if not skills:
         low.find("CONVERT_EMPTY_PILOT", "/pilot", system=SYSTEM)
@@ -212,17 +202,7 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     if raw and raw.get("name"):
         doc["catalog"] = raw["name"]
     doc.update({"pilot": pilot, "skills": skills, "gear": gear})
-    items = [_weapon(w, k, stats["output"], low) for k, w in enumerate(machine.weapons)]
-    if machine.shield:
-        items.append(_option(raw, SHIELD, {"arm": "left"}))
-    if machine.barrier:
-        items.append(_option(raw, BARRIERS[0], {}))
-    slots, kept, left = int(m.param("mailgear_slots")), [], []
-    for item in items:
-        (kept if sum(i.get("slots", 1) for i in kept) + item.get("slots", 1) <= slots else left).append(item)
-    if left:
-        low.find("CONVERT_SLOTS_FULL", "/equipment", slots=slots, names=[i["name"] for i in left])
-    doc["equipment"] = kept  # required, even empty
+    doc["equipment"] = _equipment(machine, stats["output"], raw, low)  # required, even empty
     if sheet.notes is not None:
         doc["notes"] = sheet.notes
     if sheet.extra:
@@ -230,10 +210,97 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     return doc
 
 
+def _lower_pilot(pilot_in: Pilot | None, machine: Machine,
+                 raw: MappingType[str, Any] | None) -> dict[str, Any]:
+    """The pilot's name (the machine's pilot when unnamed) and player, at the catalog's first level."""
+    name = pilot_in.name if pilot_in is not None and pilot_in.name else f"{machine.name}のパイロット"
+    pilot: dict[str, Any] = {"name": name}
+    if pilot_in is not None and pilot_in.player:
+        pilot["player"] = pilot_in.player
+    pilot.update({"experience": 0, "rank_points": 0, "level": _first(raw, "levels", "level", "E")})
+    return pilot
+
+
+def _gear_stats(machine: Machine, low: Lowering) -> dict[str, int]:
+    """The gear's stats in a sheet's order; the catalog's standard (or floor) where the model has none."""
+    std = {a.field.rsplit("/", 1)[-1]: a.values for a in low.mapping.anchors
+           if a.system == SYSTEM and a.field.startswith("/gear/stats/")}
+    stats = {**_graded_stats(machine, low, std), **_pip_stats(machine, low, std),
+             **_band_stats(machine, low, std)}
+    stats.update({stat: int(std[stat][1]) for stat in ("sensor", "capacity", "counter")})
+    return {k: stats[k] for k in _GEAR_ORDER}
+
+
+def _graded_stats(machine: Machine, low: Lowering, std: MappingType[str, _Values]) -> dict[str, int]:
+    """耐久 (the mean grade of the model's durabilities), エネルギー and 出力 at their grade."""
+    m = low.mapping
+    g = mean_grade([x for x in machine.stats.values() if x.quantity == "durability"], m)
+    stats = {"durability": int(std["durability"][1]) if g is None else
+             low.scaled(m.at_grade(g, "durability", SYSTEM), "/gear/stats/durability", "durability", SYSTEM)}
+    for stat, quantity in (("energy", "energy"), ("output", "power")):
+        src = machine.stats.get(quantity)
+        if src is None or not m.has_anchor(quantity, src.system):
+            stats[stat] = int(std[stat][1])
+            continue
+        g = m.grade(src.value, quantity, src.system, src.field)
+        stats[stat] = low.scaled(m.at_grade(g, quantity, SYSTEM), f"/gear/stats/{stat}", quantity, SYSTEM)
+    return stats
+
+
+def _pip_stats(machine: Machine, low: Lowering, std: MappingType[str, _Values]) -> dict[str, int]:
+    """運動性 and ガード in pips, 移動 in grid steps; ガード without one: the standard with a shield."""
+    m = low.mapping
+    stats: dict[str, int] = {}
+    mob, move, guard = (machine.stats.get(q) for q in ("mobility", "move", "guard"))
+    mobility = int(std["mobility"][1]) if mob is None else round_half_up(pips(mob, m))
+    stats["mobility"] = low.clamped(mobility, "/gear/stats/mobility", low=0)
+    steps = int(std["move"][1]) if move is None else round_half_up(grid(move, m))
+    stats["move"] = low.clamped(steps, "/gear/stats/move", low=0)
+    if guard is not None:
+        stats["guard"] = low.clamped(round_half_up(pips(guard, m)), "/gear/stats/guard", low=0)
+    else:
+        stats["guard"] = int(std["guard"][1] if machine.shield else std["guard"][0])
+    return stats
+
+
+def _band_stats(machine: Machine, low: Lowering, std: MappingType[str, _Values]) -> dict[str, int]:
+    """CR..LR: the standard plus the best accuracy (誘導 +2) of the weapons reaching the band, else
+    the floor."""
+    stats: dict[str, int] = {}
+    for band, shared in BAND_OF.items():
+        reaching = [pips(w.accuracy, low.mapping) + (2 if w.guided else 0) for w in machine.weapons
+                    if shared in w.bands and w.accuracy is not None]
+        if reaching:
+            best = max(reaching)
+            stats[band] = low.clamped(round_half_up(std[band][1] + best), f"/gear/stats/{band}", low=0)
+        else:
+            stats[band] = int(std[band][0])
+    return stats
+
+
+def _equipment(machine: Machine, output: int, raw: MappingType[str, Any] | None,
+               low: Lowering) -> list[dict[str, Any]]:
+    """The weapons, then a shield and a barrier option, as many as the slots hold (the rest said)."""
+    items = [_weapon(w, k, output, low) for k, w in enumerate(machine.weapons)]
+    if machine.shield:
+        items.append(_option(raw, SHIELD, {"arm": "left"}))
+    if machine.barrier:
+        items.append(_option(raw, BARRIERS[0], {}))
+    slots = int(low.mapping.param("mailgear_slots"))
+    kept: list[dict[str, Any]] = []
+    left: list[dict[str, Any]] = []
+    for item in items:
+        (kept if sum(i.get("slots", 1) for i in kept) + item.get("slots", 1) <= slots else left).append(item)
+    if left:
+        low.find("CONVERT_SLOTS_FULL", "/equipment", slots=slots, names=[i["name"] for i in left])
+    return kept
+
+
 def _weapon(w: Weapon, k: int, output: int, low: Lowering) -> dict[str, Any]:
     m = low.mapping
     bands = [SHARED_TO_BAND[b] for b in ("close", "short", "medium", "long") if b in w.bands] or ["lr"]
-    extra = round_half_up(share(w.damage, m) * m.anchor("durability", SYSTEM).values[1]) - int(m.param("mailgear_roll_mean")) - output
+    mean = round_half_up(share(w.damage, m) * m.anchor("durability", SYSTEM).values[1])
+    extra = mean - int(m.param("mailgear_roll_mean")) - output
     out: dict[str, Any] = {"kind": "weapon", "name": w.name or "武器", "bands": bands,
                            "extra_damage": low.clamped(extra, f"/equipment/{k}/extra_damage", low=0)}
     usage = w.usage or {}
@@ -272,5 +339,6 @@ def _skills_from(pilot: Pilot, machine: Machine, low: Lowering) -> list[dict[str
             levels[sid] = level or 1
     out = []
     for k, (sid, level) in enumerate(levels.items()):
-        out.append({"id": sid, "level": low.clamped(level, f"/skills/{k}/level", high=t.skills[sid].max_level)})
+        out.append({"id": sid,
+                    "level": low.clamped(level, f"/skills/{k}/level", high=t.skills[sid].max_level)})
     return out

@@ -135,51 +135,67 @@ def _bad(path: Path, key: str, reason_ja: str, reason_en: str) -> InputError:
 
 def _override(mapping: Mapping, path: Path) -> Mapping:
     """``mapping`` with the file's rows over it; InputError naming the file and key otherwise."""
-    try:
-        user = tomllib.loads(path.read_text("utf-8"))
-    except OSError as exc:
-        raise _bad(path, "-", f"読めません（{exc.strerror or exc}）", f"cannot be read ({exc.strerror or exc})") from exc
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise _bad(path, "-", f"TOML ではありません（{exc}）", f"not TOML ({exc})") from exc
+    user = _read_user(path)
     for key in user:
         if key not in OVERRIDABLE:
             raise _bad(path, key, f"目安の上書きファイルに書ける表ではありません（{'、'.join(OVERRIDABLE)} だけ）",
                        f"not a table a mapping file may set (only {', '.join(OVERRIDABLE)})")
     params = dict(mapping.parameters)
     for name, value in user.get("parameters", {}).items():
-        if name not in params:
-            raise _bad(path, f"parameters.{name}", "そのようなパラメーターはありません", "no such parameter")
-        number = value.get("value") if isinstance(value, dict) else value
-        if isinstance(number, bool) or not isinstance(number, (int, float)):
-            raise _bad(path, f"parameters.{name}", "数（または value = 数 の表）にしてください",
-                       "must be a number (or a table with value = number)")
-        params[name] = float(number)
-    anchors = []
-    for k, row in enumerate(user.get("anchors", [])):
-        key = f"anchors[{k}]"
-        if not isinstance(row, dict):
-            raise _bad(path, key, "表にしてください", "must be a table")
-        unknown = sorted(set(row) - {"quantity", "system", "field", "values", "source"})
-        if unknown:
-            raise _bad(path, f"{key}.{unknown[0]}", "そのような鍵はありません（quantity、system、field、values、source）",
-                       "no such key (quantity, system, field, values, source)")
-        matching = [a for a in mapping.anchors if a.quantity == row.get("quantity") and a.system == row.get("system")
-                    and row.get("field", a.field) == a.field]
-        if not matching:
-            reading = (f" reading {row['field']!r}", f"（field {row['field']!r}）") if "field" in row else ("", "")
-            raise _bad(path, key, f"{row.get('system')!r} に量 {row.get('quantity')!r} の目安の行はありません{reading[1]}",
-                       f"no anchor row for quantity {row.get('quantity')!r} in system {row.get('system')!r}{reading[0]}")
-        if len(matching) > 1:
-            raise _bad(path, key, "複数の行に合います: field を指定してください（" + "、".join(a.field for a in matching) + "）",
-                       "several rows match: name the field (" + ", ".join(a.field for a in matching) + ")")
-        values = row.get("values")
-        if (not isinstance(values, list) or len(values) != 3
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
-                or not values[0] < values[1] < values[2]):
-            raise _bad(path, f"{key}.values", "下限・標準・上限の、増えていく 3 つの数にしてください",
-                       "must be three rising numbers: floor, standard, peak")
-        anchors.append(replace(matching[0], values=tuple(float(v) for v in values),
-                               source=str(row.get("source", f"{path.name} (the GM's)"))))
+        params[name] = _parameter(params, name, value, path)
+    anchors = [_anchor(mapping, row, path, f"anchors[{k}]") for k, row in enumerate(user.get("anchors", []))]
     out = replace(mapping.with_anchors(anchors), parameters=params)
     out.origins = [*mapping.origins, str(path)]
     return out
+
+
+def _read_user(path: Path) -> dict[str, Any]:
+    """A user's mapping file as data; InputError when it cannot be read or is not TOML."""
+    try:
+        return tomllib.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        reason = exc.strerror or exc
+        raise _bad(path, "-", f"読めません（{reason}）", f"cannot be read ({reason})") from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise _bad(path, "-", f"TOML ではありません（{exc}）", f"not TOML ({exc})") from exc
+
+
+def _parameter(params: dict[str, float], name: str, value: Any, path: Path) -> float:
+    """A user's parameter ``name``: a known one, a number (or a table with value = number)."""
+    if name not in params:
+        raise _bad(path, f"parameters.{name}", "そのようなパラメーターはありません", "no such parameter")
+    number = value.get("value") if isinstance(value, dict) else value
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        raise _bad(path, f"parameters.{name}", "数（または value = 数 の表）にしてください",
+                   "must be a number (or a table with value = number)")
+    return float(number)
+
+
+def _anchor(mapping: Mapping, row: Any, path: Path, key: str) -> Anchor:
+    """A user's anchor row: the one packaged row it replaces, with three rising values."""
+    if not isinstance(row, dict):
+        raise _bad(path, key, "表にしてください", "must be a table")
+    unknown = sorted(set(row) - {"quantity", "system", "field", "values", "source"})
+    if unknown:
+        raise _bad(path, f"{key}.{unknown[0]}", "そのような鍵はありません（quantity、system、field、values、source）",
+                   "no such key (quantity, system, field, values, source)")
+    quantity, system = row.get("quantity"), row.get("system")
+    matching = [a for a in mapping.anchors if a.quantity == quantity and a.system == system
+                and row.get("field", a.field) == a.field]
+    if not matching:
+        reading = (f" reading {row['field']!r}", f"（field {row['field']!r}）") if "field" in row else ("", "")
+        raise _bad(path, key, f"{system!r} に量 {quantity!r} の目安の行はありません{reading[1]}",
+                   f"no anchor row for quantity {quantity!r} in system {system!r}{reading[0]}")
+    if len(matching) > 1:
+        fields = [a.field for a in matching]
+        raise _bad(path, key, f"複数の行に合います: field を指定してください（{'、'.join(fields)}）",
+                   f"several rows match: name the field ({', '.join(fields)})")
+    values = row.get("values")
+    if (not isinstance(values, list) or len(values) != 3
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+            or not values[0] < values[1] < values[2]):
+        raise _bad(path, f"{key}.values", "下限・標準・上限の、増えていく 3 つの数にしてください",
+                   "must be three rising numbers: floor, standard, peak")
+    floor, standard, peak = (float(v) for v in values)
+    return replace(matching[0], values=(floor, standard, peak),
+                   source=str(row.get("source", f"{path.name} (the GM's)")))

@@ -80,7 +80,7 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     start = int(m.param("pp_attribute_from_mailgear" if trained else "pp_attribute_start"))
     doc["attributes"] = {a: start for a in ATTRIBUTE_IDS}
     cb = int(m.param("pp_combat_boost_start"))
-    if trained:
+    if trained and pilot is not None:
         table = {row["mailgear"] for row in m.skills}
         levels = to_pp(pilot.skills, m)
         doc["skills"] = [{"name": n, "level": v} for n, v in levels.items()]

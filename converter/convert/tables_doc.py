@@ -30,9 +30,9 @@ def generated(mapping: Mapping | None = None) -> str:
         out.append(f"| `{name}` | {value:g} | {_cell(note['ja'])} / {_cell(note['en'])} | {note['source']} |")
     out += ["", "### Skills between mailgear and pp", "", "| mailgear | pp | base | back | source |",
             "|---|---|---|---|---|"]
-    for row in m.skills:
-        back = row.get("back", "") + (f" ({row['band']})" if row.get("band") else "")
-        out.append(f"| `{row['mailgear']}` | 〈{row['pp']}〉 | {row['base']} | {back or '—'} | {row['source']} |")
+    for skill in m.skills:
+        back = skill.get("back", "") + (f" ({skill['band']})" if skill.get("band") else "")
+        out.append(f"| `{skill['mailgear']}` | 〈{skill['pp']}〉 | {skill['base']} | {back or '—'} | {skill['source']} |")
     for source in SYSTEMS:
         for target in SYSTEMS:
             if source == target:

@@ -24,7 +24,7 @@ def mean_damage(w: MappingType[str, Any], power: int) -> float:
     """A weapon's mean damage: 5.5 per die, the fixed part, the attribute's bonus, and for melee
     the unit's power (seed 000:131, 155)."""
     t = tables()
-    dmg = w.get("damage") if isinstance(w.get("damage"), dict) else {}
+    dmg = d if isinstance(d := w.get("damage"), dict) else {}
     attribute = t.attributes.get(w.get("attribute", "solid"), {}).get("damage_bonus", 0)
     melee = power if w.get("kind") == "melee" else 0
     return 5.5 * int(dmg.get("dice", 1)) + int(dmg.get("fixed", 10)) + attribute + melee
@@ -53,7 +53,7 @@ def _weapon_text(w: MappingType[str, Any]) -> list[str]:
 def lift(doc: MappingType[str, Any]) -> Sheet:
     """A unit as the common model: its stats, weapons and abilities in up's own units."""
     t = tables()
-    stats = doc.get("stats") if isinstance(doc.get("stats"), dict) else {}
+    stats = s if isinstance(s := doc.get("stats"), dict) else {}
     machine = Machine(name=str(doc.get("name", "")), size=doc.get("size"))
     for sid, quantity in _STAT_QUANTITY.items():
         if isinstance(stats.get(sid), (int, float)):

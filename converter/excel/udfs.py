@@ -46,7 +46,9 @@ def _enum(system: str, list_id: str, value: Any, what: str) -> Any:
     raw = values.scalar(value)
     if raw is None or raw == 0:
         raise excel_error("excel_missing", what=what)
-    rd = CellReader(None, system_sheet(system).lists())
+    # a reader without a workbook: to_enum reads only the lists (CellReader types ``named`` as
+    # required; sheets/cells.py owns that signature)
+    rd = CellReader(None, system_sheet(system).lists())  # type: ignore[arg-type]
     got = rd.to_enum(raw, list_id, "", "")
     if rd.findings:
         raise excel_error("excel_not_in_list", what=what, value=raw,
@@ -211,7 +213,7 @@ def _movement(value: Any) -> list[str]:
     if not any(c is not None and c != 0 for c in cells):
         return ["land"]
     if len(cells) == len(TERRAINS) and all(c is None or c == 0 or _flag(c) is not None for c in cells):
-        return [t for t, c in zip(TERRAINS, cells) if c not in (None, 0) and _flag(c)]
+        return [t for t, c in zip(TERRAINS, cells, strict=True) if c not in (None, 0) and _flag(c)]
     names = [p for c in cells if c not in (None, 0) for p in str(c).replace("、", "・").replace(",", "・").split("・")]
     return [_enum("up", "terrains", n.strip(), "movement") for n in names if n.strip()]
 

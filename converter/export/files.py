@@ -98,7 +98,7 @@ def write_pieces(pieces: list[Piece], target: str, outdir: str | Path, inputs: l
     suffix, render = TARGETS[target]
     guard = Inputs(inputs)
     return [write_atomic(Path(outdir) / f"{stem}{suffix}", render(piece, stem), force, guard)
-            for piece, stem in zip(pieces, file_stems(pieces))]
+            for piece, stem in zip(pieces, file_stems(pieces), strict=True)]
 
 
 def printed(pieces: list[Piece], target: str) -> str:

@@ -106,16 +106,16 @@ def build_piece(reading: Reading, source: str, name_fallback: str,
         piece.status.append(Status(s["label"], value, value if top is None else top,
                                    s.get("derived", s.get("document", ""))))
     for p in data["params"]:
-        value = reading.text(p)
-        if value is not None:
-            piece.params.append(Param(reading.label(p), value, p.get("derived", p.get("document", ""))))
+        text = reading.text(p)
+        if text is not None:
+            piece.params.append(Param(reading.label(p), text, p.get("derived", p.get("document", ""))))
     for prefix in data.get("params_under", []):
         for d in reading.evaluation.derived_under(prefix):
             piece.params.append(Param(d.label, str(d.value), d.pointer))
     for v in data["variables"]:
-        value = reading.text(v)
-        if value is not None:
-            piece.variables.append(Variable(v["name"], value, v.get("derived", "")))
+        text = reading.text(v)
+        if text is not None:
+            piece.variables.append(Variable(v["name"], text, v.get("derived", "")))
     lines = [Line(ln.get("command", ""), ln["label"], ln.get("derived", "")) for ln in data["lines"]
              if "derived" not in ln or reading.derived(ln["derived"]) is not None]
     piece.lines += [ln for ln in lines if not ln.is_note]

@@ -17,14 +17,14 @@ def pools(reading: Reading, piece: Piece, data: Mapping[str, Any]) -> None:
     """A line for each attribute alone, then for each skill and specialization."""
     reroll, target = data["reroll"], data["target"]
     attributes: dict[str, tuple[str, int]] = {}  # id → (variable, dice)
-    for attribute in load_tables("pp")["attributes"]:
-        dice = reading.derived(f"/derived/attributes/{attribute['id']}/dice")
+    for row in load_tables("pp")["attributes"]:
+        dice = reading.derived(f"/derived/attributes/{row['id']}/dice")
         if dice is None or dice.roll is None:
             continue
-        var = piece.add_variable(attribute["label"], str(dice.value), dice.pointer)
-        attributes[attribute["id"]] = (var, dice.value)
+        var = piece.add_variable(row["label"], str(dice.value), dice.pointer)
+        attributes[row["id"]] = (var, dice.value)
         piece.lines.append(Line(f"{{{var}}}{data['pool']}{dice.roll.sides}[{{{reroll}}}]>={{{target}}}",
-                                f"【{attribute['label']}】", dice.pointer))
+                                f"【{row['label']}】", dice.pointer))
     for pointer, pool in list(reading.evaluation.derived.items()):
         m = _POOL.match(pointer)
         if m is None or pool.roll is None:
@@ -37,6 +37,6 @@ def pools(reading: Reading, piece: Piece, data: Mapping[str, Any]) -> None:
         label = pool.label.removesuffix("の判定")
         var = piece.add_variable(label.replace("〈", "").replace("〉", ""), signed(bonus.value), bonus.pointer)
         known = attributes.get(attribute.value if attribute is not None else "")
-        dice = f"{{{known[0]}}}" if known is not None and known[1] == pool.roll.dice else str(pool.roll.dice)
-        piece.lines.append(Line(f"{dice}{data['pool']}{pool.roll.sides}[{{{reroll}}}]{{{var}}}>={{{target}}}",
+        count = f"{{{known[0]}}}" if known is not None and known[1] == pool.roll.dice else str(pool.roll.dice)
+        piece.lines.append(Line(f"{count}{data['pool']}{pool.roll.sides}[{{{reroll}}}]{{{var}}}>={{{target}}}",
                                 label, pointer))

@@ -105,9 +105,8 @@ def _signed(match: re.Match[str]) -> int | float | None:
     """The number a _SIGNED match spells: an int unless its decimals are not all zero."""
     frac = match["frac"]
     if frac and frac.strip(".0"):
-        number: int | float | None = float(match["int"].replace(",", "") + frac)
-        if not math.isfinite(number):
-            return None
+        real = float(match["int"].replace(",", "") + frac)
+        number: int | float | None = real if math.isfinite(real) else None
     else:
         number = _whole(match["int"])
     if number is None:

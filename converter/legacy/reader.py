@@ -161,7 +161,7 @@ class _SheetRead:
             table = tables.get(pointer)
             columns = {key: next((c for c in table.columns if c.target == key), None) if table else None
                        for key in keys}
-            rows = []
+            rows: list[dict[str, Any]] = []
             for r in range(r1, r2 + 1):
                 row_cells = {key: (r, c1 + k) for k, key in enumerate(keys)
                              if c1 + k <= c2 and (r, c1 + k) in self.grid.cells}
@@ -279,9 +279,10 @@ class _SheetRead:
             # Under a skills label, 「操縦3」 is a skill and its level (parse_level alone reads
             # digits glued to a name as part of it: 「ガンダム2」).
             glued = _GLUED_LEVEL.fullmatch(text.strip())
-            if glued is None or notation.parse_int(glued.group(2)) is None:
+            glued_level = notation.parse_int(glued.group(2)) if glued is not None else None
+            if glued is None or glued_level is None:
                 return None
-            level = glued.group(1), notation.parse_int(glued.group(2))
+            level = glued.group(1), glued_level
             self.guessed[fspec.target] = min(self.guessed.get(fspec.target, 1.0), GLUED_LEVEL)
         name, lv = level
         if fspec.list_id:
@@ -415,7 +416,7 @@ def _terrain(raw: Any) -> dict[str, str] | None:
         return {marks[m]: _grade(g) for m, g in pairs}
     grades = re.sub(r"[\s/,、]", "", text)
     if re.fullmatch(_GRADE + "{4}", grades):
-        return {key: _grade(g) for (key, _), g in zip(_TERRAINS, grades)}
+        return {key: _grade(g) for (key, _), g in zip(_TERRAINS, grades, strict=True)}
     return None
 
 
@@ -482,4 +483,4 @@ def _header_rows(grid: Grid, spec: SystemLabels) -> set[int]:
 
 def _inline_label(value: str, fspec: LabelSpec) -> bool:
     pair = notation.split_label_value(value)
-    return bool(pair) and label_key(pair[0]) in fspec.labels
+    return pair is not None and label_key(pair[0]) in fspec.labels

@@ -71,10 +71,10 @@ def readings_from_rows(system: str, rows: Iterable[Iterable[Any]]) -> dict[str, 
             name, raw = order[i], cells[0]
         else:
             key = str(cells[0]).strip()
-            name = key if key in declared else by_label.get(key)
-            if name is None:
+            found = key if key in declared else by_label.get(key)
+            if found is None:
                 raise RuleOptionError(f"rules: unknown option {key!r}", "RULE_UNKNOWN", name=key, known=order)
-            raw = cells[1]
+            name, raw = found, cells[1]
         if raw is None or str(raw).strip() == "":
             continue
         value = reading_value(declared[name], raw)

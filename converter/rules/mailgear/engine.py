@@ -105,12 +105,12 @@ class _Run:
     def find(self, code: str, where: str = "", **params: Any) -> None:
         self.out.findings.append(Finding(code, where, params))
 
-    def catalog_table(self, table: str, where: str) -> bool:
-        """Whether ``table`` is there to check against; if not, one info finding naming it."""
+    def catalog_table(self, table: str, where: str) -> Catalog | None:
+        """The catalog when ``table`` is there to check against; if not, one info finding naming it."""
         if self.cat is not None and self.cat.has(table):
-            return True
+            return self.cat
         self.out.findings.append(missing_table(table, where))
-        return False
+        return None
 
     def derive(self, key: str, label: str, value: Any, *forms: str, roll: Roll | None = None,
                label_en: str = "") -> None:
@@ -143,14 +143,15 @@ def price_pilot(doc: Mapping[str, Any], opts: Mapping[str, str], *,
 def _check_pilot(run: _Run) -> None:
     """経験 against the level ladder (catalog). The level-up history is not checked (not claimed)."""
     pilot = as_mapping(run.doc.get("pilot"))
-    if not run.catalog_table("levels", "/pilot/level"):
+    cat = run.catalog_table("levels", "/pilot/level")
+    if cat is None:
         return
     level, exp = pilot.get("level"), as_int(pilot.get("experience"))
-    letters = [v for v in run.cat.ladder_values("levels") if isinstance(v, str)]
+    letters = [v for v in cat.ladder_values("levels") if isinstance(v, str)]
     if level not in letters:
         run.find("MG_LEVEL_UNKNOWN", "/pilot/level", value=level, choices=letters)
     elif exp is not None:
-        expected = run.cat.ladder_value("levels", exp)
+        expected = cat.ladder_value("levels", exp)
         if expected != level:
             run.find("MG_LEVEL_MISMATCH", "/pilot/level", level=level, experience=exp,
                      expected=expected if expected is not None else "—")
@@ -251,10 +252,11 @@ def _equipment(run: _Run) -> list[Item]:
         entry = as_mapping(raw)
         where = pointer("equipment", i)
         kind = as_key(entry.get("kind"))
-        name = entry.get("name") if isinstance(entry.get("name"), str) else ""
+        name = as_key(entry.get("name")) or ""
         merged = dict(entry)
-        if kind in _TABLE_OF and tables_ok.get(kind):
-            merged = _with_catalog(run, entry, kind, where)
+        cat = tables_ok.get(kind) if kind in _TABLE_OF else None
+        if kind is not None and cat is not None:
+            merged = _with_catalog(run, cat, entry, kind, where)
         item = Item(i, kind if kind in t.kinds else None, name)
         slots = as_int(merged.get("slots", 1))
         if slots is None or slots < 1:
@@ -344,10 +346,11 @@ def _read_effects(run: _Run, item: Item, entry: Mapping[str, Any]) -> None:
                  field="effects", value=dict(eff))
 
 
-def _with_catalog(run: _Run, entry: Mapping[str, Any], kind: str, where: str) -> dict[str, Any]:
+def _with_catalog(run: _Run, cat: Catalog, entry: Mapping[str, Any], kind: str,
+                  where: str) -> dict[str, Any]:
     """The entry with what the sheet left out taken from the catalog; differences are warned."""
     table = _TABLE_OF[kind]
-    found = run.cat.lookup(table, entry.get("name"))
+    found = cat.lookup(table, entry.get("name"))
     merged = dict(entry)
     if found is None:
         run.find("MG_CATALOG_UNKNOWN_ITEM", where + "/name", name=entry.get("name"),
@@ -403,12 +406,14 @@ def _gear_stats(run: _Run, items: list[Item]) -> dict[str, int | None]:
             run.out.skip(f"/gear/stats/{sid}")
         stats[sid] = value
     for sid in _custom_boosts(run, gear):
-        if stats[sid] is not None:
-            stats[sid] += t.custom_boosts[sid]
+        value = stats[sid]
+        if value is not None:
+            stats[sid] = value + t.custom_boosts[sid]
     for item in items:
         for kind, sid, amount in item.effects if item.counted else ():
-            if kind == "stat" and stats[sid] is not None:
-                stats[sid] += amount
+            value = stats[sid] if kind == "stat" else None
+            if value is not None:
+                stats[sid] = value + amount
     for sid, value in stats.items():
         if value is not None:
             run.derive(f"/derived/stats/{sid}", t.stat_labels[sid], value,
@@ -419,16 +424,18 @@ def _gear_stats(run: _Run, items: list[Item]) -> dict[str, int | None]:
 def _model_stats(run: _Run, gear: Mapping[str, Any], written: Mapping[str, Any]) -> dict[str, int]:
     """The catalog's stats for the gear's model and rank (letters without +); checks 階級 → rank."""
     t = run.t
-    rank = gear.get("rank") if isinstance(gear.get("rank"), str) else ""
-    if run.catalog_table("gear_ranks", "/gear/rank"):
+    rank = as_key(gear.get("rank")) or ""
+    ranks = run.catalog_table("gear_ranks", "/gear/rank")
+    if ranks is not None:
         points = as_int(as_mapping(run.doc.get("pilot")).get("rank_points"))
-        expected = run.cat.ladder_value("gear_ranks", points) if points is not None else rank
+        expected = ranks.ladder_value("gear_ranks", points) if points is not None else rank
         if expected != rank:
             run.find("MG_GEAR_RANK_MISMATCH", "/gear/rank", rank=rank, rank_points=points,
                      expected=expected if expected is not None else "—")
-    if not run.catalog_table("models", "/gear/model"):
+    cat = run.catalog_table("models", "/gear/model")
+    if cat is None:
         return {}
-    found = run.cat.lookup("models", gear.get("model"))
+    found = cat.lookup("models", gear.get("model"))
     if found is None:
         run.find("MG_CATALOG_UNKNOWN_ITEM", "/gear/model", name=gear.get("model"),
                  **_table_label(t, "models"))
@@ -454,7 +461,7 @@ def _custom_boosts(run: _Run, gear: Mapping[str, Any]) -> list[str]:
     Returns the boosts to apply: the valid, different ones, at most three, in sheet order.
     """
     t = run.t
-    rank = gear.get("rank") if isinstance(gear.get("rank"), str) else ""
+    rank = as_key(gear.get("rank")) or ""
     by_rank = rank.endswith(t.custom_mark)
     custom = gear.get("custom")
     if isinstance(custom, bool) and custom != by_rank:

@@ -96,11 +96,11 @@ class MailgearTables:
             for name in [sid, spec["label"], *spec.get("synonyms", [])]:
                 self._stat_names[name_key(name)] = sid
 
-    def skill_id(self, name: str) -> str | None:
+    def skill_id(self, name: Any) -> str | None:
         """The skill a sheet means by ``name`` (id, label or synonym), or None."""
         return self._skill_names.get(name_key(name)) if isinstance(name, str) else None
 
-    def stat_id(self, name: str) -> str | None:
+    def stat_id(self, name: Any) -> str | None:
         """The gear stat a sheet means by ``name`` (id, label or synonym), or None."""
         return self._stat_names.get(name_key(name)) if isinstance(name, str) else None
 

@@ -35,7 +35,7 @@ def _label(f: Field) -> dict[str, str]:
 
 def _parts(f: Field) -> Iterator[tuple[str, dict[str, str]]]:
     """Each figure of a pair field: its id, and its name in each language (回避修正（回避）)."""
-    for (pid, plabel, _), plabel_en in zip(f.parts, f.parts_en):
+    for (pid, plabel, _), plabel_en in zip(f.parts, f.parts_en, strict=True):
         yield pid, both("label", f"{f.label}（{plabel}）", f"{f.label_en} ({plabel_en})")
 
 
@@ -142,8 +142,9 @@ def evasion_sums(machine: Mapping[str, Any], t: PpTables) -> dict[str, int]:
     out: dict[str, int] = {}
     for pid, _, _ in f.parts:
         values = [as_int(machine.get(term)) for term in f.sum_of(pid)]
-        if values and None not in values:
-            out[pid] = sum(values)
+        whole = [v for v in values if v is not None]
+        if values and len(whole) == len(values):
+            out[pid] = sum(whole)
     return out
 
 

@@ -286,7 +286,8 @@ def _json_entry_lines(text: str, wrapped: bool) -> list[int]:
     m = re.search(r'"skills"\s*:\s*\[', text) if wrapped else re.search(r"\[", text)
     if m is None:
         return []
-    pos, lines = m.end(), []
+    pos = m.end()
+    lines: list[int] = []
     while True:
         while pos < len(text) and text[pos] in " \t\r\n,":
             pos += 1

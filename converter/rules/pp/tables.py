@@ -56,7 +56,7 @@ class Field:
 
     def sum_of(self, part: str) -> tuple[str, ...]:
         """The fields whose sum the figure ``part`` is (empty: a figure of its own)."""
-        for (pid, _, _), terms in zip(self.parts, self.parts_sum):
+        for (pid, _, _), terms in zip(self.parts, self.parts_sum, strict=True):
             if pid == part:
                 return terms
         return ()

@@ -29,20 +29,30 @@ def table_key(value: Any) -> Any:
 
 def list_at(container: Mapping[str, Any], key: str, out: Evaluation, at: str = "") -> list[Any]:
     """The list at ``container[key]`` (empty when absent); anything else is UP_ITEM_MALFORMED."""
-    value = container.get(key)
-    if value is None or value == "":
-        return []
-    if not isinstance(value, list):
-        report_malformed(at + pointer(key), key, "[…]", value, out)
+    value = listed(container.get(key))
+    if value is None:
+        report_malformed(at + pointer(key), key, "[…]", container.get(key), out)
         return []
     return value
 
 
+def listed(value: Any) -> list[Any] | None:
+    """``value`` as a list: empty when blank, None when it is something else (malformed)."""
+    if value is None or value == "":
+        return []
+    return value if isinstance(value, list) else None
+
+
 def report_malformed(where: str, field: str, expected: str, value: Any, out: Evaluation) -> None:
     """UP_ITEM_MALFORMED at ``where`` (``field`` should be ``expected``); the item is skipped."""
-    out.find("UP_ITEM_MALFORMED", where, field=field, expected=expected,
-             value=json.dumps(value, ensure_ascii=False, default=str)[:40])
+    out.find("UP_ITEM_MALFORMED", where, **malformed_params(field, expected, value))
     out.skip(where)
+
+
+def malformed_params(field: str, expected: str, value: Any) -> dict[str, Any]:
+    """UP_ITEM_MALFORMED's parameters: ``field`` should be ``expected``, ``value`` shortened."""
+    return {"field": field, "expected": expected,
+            "value": json.dumps(value, ensure_ascii=False, default=str)[:40]}
 
 
 def message_number(value: Fraction) -> int | float:
@@ -57,13 +67,19 @@ def percent_text(p: int | Fraction) -> str:
 
 def morale_percent(morale: Any, where: str, t: UpTables, out: Evaluation) -> int:
     """The 気力制限 percentage of ``morale`` (0 when blank); an unknown one is UP_MORALE_UNKNOWN."""
+    unknown = morale_unknown(morale, t)
+    if unknown is not None:
+        out.find("UP_MORALE_UNKNOWN", where, **unknown)
+        return 0
+    row = t.morale.get(table_key(morale))
+    return row["percent"] if row else 0
+
+
+def morale_unknown(morale: Any, t: UpTables) -> dict[str, Any] | None:
+    """UP_MORALE_UNKNOWN's parameters when ``morale`` is written but not in the table, else None."""
     morale = table_key(morale)
-    if morale in (None, ""):
-        return 0
-    if morale not in t.morale:
-        out.find("UP_MORALE_UNKNOWN", where, value=morale,
-                 **both("choices", [m["label"] for m in t.morale.values()],
-                        [m["label_en"] for m in t.morale.values()]))
-        return 0
-    return t.morale[morale]["percent"]
+    if morale in (None, "") or morale in t.morale:
+        return None
+    return {"value": morale, **both("choices", [m["label"] for m in t.morale.values()],
+                                    [m["label_en"] for m in t.morale.values()])}
 

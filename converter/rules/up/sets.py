@@ -24,7 +24,7 @@ def own_total(pricing: Evaluation) -> int:
     return pricing.total - sum(line.cost for line in pricing.lines if line.pointer == TRANSFORMATION)
 
 
-def check_transformation_sets(items: list[tuple[dict, Evaluation]]) -> list[tuple[int, Finding]]:
+def check_transformation_sets(items: Sequence[tuple[Mapping[str, Any], Evaluation]]) -> list[tuple[int, Finding]]:
     """UP_TRANSFORM_SET_MISMATCH for every listed form whose UP differs from its own document.
 
     ``items`` are (document, its pricing) pairs; each finding comes with the index of the document
@@ -73,7 +73,7 @@ def check_transformation_sets(items: list[tuple[dict, Evaluation]]) -> list[tupl
     return sorted(found, key=lambda item: item[0])
 
 
-def _places_mismatch(items: list[tuple[dict, Evaluation]], i: int, by_name: dict[str, list[int]],
+def _places_mismatch(items: Sequence[tuple[Mapping[str, Any], Evaluation]], i: int, by_name: dict[str, list[int]],
                      group: str) -> Finding | None:
     """UP_TRANSFORM_PLACES_MISMATCH when the form ``i`` types a number of changed places that is
     not the count from the documents of its listed forms.

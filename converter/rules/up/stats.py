@@ -11,7 +11,7 @@ from fractions import Fraction
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.coerce import as_int as _int
+from ...core.coerce import as_int as _int, as_list, as_mapping
 from ...core.evaluation import Evaluation, round_half_up
 from ...core.pointers import pointer
 from ..tables_file import both
@@ -32,7 +32,7 @@ def stat_raise_cost(stat: str, rule: StatRule, raise_by: int, start: int = 0) ->
 def price_stats(doc: Mapping[str, Any], size: Size, t: UpTables, opts: Mapping[str, str],
                 out: Evaluation) -> None:
     """One line per raised stat; a value off its step, below base or over its maximum is a finding."""
-    stats = doc.get("stats") if isinstance(doc.get("stats"), Mapping) else {}
+    stats = as_mapping(doc.get("stats"))
     for sid in STAT_IDS:
         rule = size.stats[sid]
         where = pointer("stats", sid)
@@ -143,8 +143,7 @@ def price_terrain(doc: Mapping[str, Any], t: UpTables, opts: Mapping[str, str],
     if not isinstance(terrain, Mapping):
         report_malformed("/terrain", "terrain", "{…}", terrain, out)
         return
-    movement = doc.get("movement") if isinstance(doc.get("movement"), list) else []
-    base = default_terrain(movement, t)
+    base = default_terrain(as_list(doc.get("movement")), t)
     for key in TERRAINS:
         grade = table_key(terrain.get(key, base[key]))
         where = pointer("terrain", key)
@@ -173,7 +172,7 @@ def price_morale_boosts(doc: Mapping[str, Any], size: Size, t: UpTables, opts: M
                         out: Evaluation) -> None:
     """Stat raises that hold only at some 気力: the raise's cost with the 気力 percentage, floored
     (option ``ability_floor``)."""
-    stats = doc.get("stats") if isinstance(doc.get("stats"), Mapping) else {}
+    stats = as_mapping(doc.get("stats"))
     floor = t.ability_floor(opts)
     for i, boost in enumerate(list_at(doc, "morale_boosts", out)):
         where = pointer("morale_boosts", i)
@@ -186,7 +185,7 @@ def price_morale_boosts(doc: Mapping[str, Any], size: Size, t: UpTables, opts: M
         bad = ([] if sid in size.stats else ["/stat"]) + ([] if amount and amount > 0 else ["/raise"])
         for field in bad:
             out.find("UP_BOOST_INVALID", where + field, stat=sid, value=boost.get("raise"))
-        if bad:
+        if bad or amount is None:
             out.skip(where)
             continue
         rule = size.stats[sid]

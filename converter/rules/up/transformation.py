@@ -87,14 +87,15 @@ def price_transformation(doc: Mapping[str, Any], t: UpTables, out: Evaluation) -
         return
     changed = tr.get("changed_places")
     top = t.raw["transformation"]["partial"][-1]["max_changes"]
-    if changed not in (None, "", 0) and (_int(changed) is None or not 1 <= _int(changed) <= top):
+    places = _int(changed)
+    if changed not in (None, "", 0) and (places is None or not 1 <= places <= top):
         out.find("UP_TRANSFORM_PARTIAL", where + "/changed_places", value=changed, max=top)
         out.skip(where + "/changed_places")
         return
     if combination == "combined":
         out.find("UP_TRANSFORM_COMBINED", where + "/combination")
     own = out.total
-    args = (own, others, _int(changed) or None, bool(tr.get("one_way")), bool(tr.get("drop_off")),
+    args = (own, others, places or None, bool(tr.get("one_way")), bool(tr.get("drop_off")),
             combination, t)
     cost, text = transformation_cost(*args)
     text_en = transformation_cost(*args, lang="en")[1]

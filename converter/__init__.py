@@ -14,10 +14,9 @@ from .core.errors import (CatalogError, InputError, MechasheetError, OutputError
 from .core.evaluation import CostLine, Derived, Evaluation, Roll
 from .core.findings import Finding, Severity, catalog
 from .core.source import Origin, Source
+from .core.version import __version__
 from .rules import System, get_system, system_ids
 from .rules.options import resolve_options
-
-__version__ = "0.1.0"
 
 
 def evaluate(doc: Mapping[str, Any], options: Mapping[str, str] | None = None,

@@ -209,7 +209,7 @@ def _same_file(a: str, b) -> bool:
 
 
 def _version() -> str:
-    from . import __version__
+    from .core.version import __version__
 
     return __version__
 

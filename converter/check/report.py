@@ -11,6 +11,7 @@ from typing import Any
 from ..core.evaluation import CostLine, Derived, Evaluation
 from ..core.findings import Finding, Severity, has_errors
 from ..core.source import UNREADABLE, Origin
+from ..core.version import __version__
 
 REPORT_FORMAT = 1
 _MISSING = object()
@@ -174,8 +175,6 @@ class CheckReport:
     def to_dict(self, lang: str = "ja", files: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """The report as JSON data; ``files``: the files' entries when the caller made them
         already (the audit's, which add to each)."""
-        from .. import __version__
-
         return {"format": REPORT_FORMAT, "version": __version__, "options": dict(self.options),
                 "summary": self.summary(), "valid": self.valid,
                 "files": [f.to_dict(lang) for f in self.files] if files is None else files,

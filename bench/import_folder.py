@@ -236,7 +236,7 @@ def build_corpus(folder: Path, n: int) -> list[Path]:
 # temporary folder (removed at the end).
 _IMPORT = ("import tempfile\nfrom converter.importer import import_files",
            "out = Path(tempfile.mkdtemp()) / 'out'\n"
-           "report = import_files(files, out, jobs={jobs}, streamed=True)\n"
+           "report = import_files(files, out, jobs={jobs})\n"
            "assert report.files == len(files) and (out / 'roster.csv').exists()")
 RUNS = {
     "import-1": (_IMPORT[0], _IMPORT[1].format(jobs=1)),

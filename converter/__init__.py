@@ -14,10 +14,9 @@ from .core.errors import (CatalogError, InputError, MechasheetError, OutputError
 from .core.evaluation import CostLine, Derived, Evaluation, Roll
 from .core.findings import Finding, Severity, catalog
 from .core.source import Origin, Source
+from .core.version import __version__
 from .rules import System, get_system, system_ids
 from .rules.options import resolve_options
-
-__version__ = "0.1.0"
 
 
 def evaluate(doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
@@ -75,9 +74,9 @@ def convert(document: Mapping[str, Any], to: str, mapping: Any = None, catalog: 
 def roster(paths: Iterable[str | Path], *, system: str | None = None, jobs: int = 1):
     """The roster of the workbooks at ``paths`` as a pandas DataFrame: file, sheet, system, name,
     player, confidence, computed and declared totals, budget, errors, warnings, unmapped cells."""
-    from .roster_table import roster as _roster
+    from .importer import import_files
 
-    return _roster(paths, system=system, jobs=jobs)
+    return import_files(paths, system=system, jobs=jobs).roster()
 
 
 __all__ = ["CatalogError", "CostLine", "Derived", "Evaluation", "Finding", "InputError",

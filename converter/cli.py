@@ -199,17 +199,8 @@ def _argparse_error(message: str, t: dict[str, str]) -> str:
     return message
 
 
-def _same_file(a: str, b) -> bool:
-    from pathlib import Path
-
-    try:
-        return Path(a).resolve() == Path(b).resolve()
-    except OSError:
-        return False
-
-
 def _version() -> str:
-    from . import __version__
+    from .core.version import __version__
 
     return __version__
 
@@ -231,46 +222,28 @@ def _context(args: argparse.Namespace) -> dict:
 def _cmd_check(args: argparse.Namespace) -> int:
     """Check files, printing each file's report as soon as it is ready (text, JSON Lines), or
     the whole report at the end (JSON); a progress bar on a terminal for longer runs."""
-    from .check import CATALOG_SYSTEM, FileReport
+    import contextlib
+
     from .check.text import render_file, render_tail, text_options
-    from .core.source import CATALOG
-    from .io import expand_paths
     from .rules import system_ids
     from .rules.options import parse_rule_args
     from .runner import check_files, default_jobs
 
-    options = parse_rule_args(args.rule, system_ids())
-    context = _context(args)
-    total = len(expand_paths(args.paths))
-    if not total:
-        raise MechasheetError("no documents found in: " + ", ".join(args.paths), "NO_DOCUMENTS",
-                              paths=list(args.paths))
     opts = text_options(args.lang, breakdown=args.breakdown, quiet=args.quiet, color=_color(sys.stdout))
 
-    def emit(fr: FileReport) -> None:
+    def on_report(fr) -> None:
         if args.format == "text":
             sys.stdout.write(render_file(fr, opts))
         elif args.format == "jsonl":
             sys.stdout.write(json.dumps(fr.to_dict(args.lang), ensure_ascii=False) + "\n")
         sys.stdout.flush()
+        progress.advance()
 
-    own_catalog = None
-    named_again = args.catalog and any(_same_file(args.catalog, p) for p in expand_paths(args.paths))
-    if "catalog" in context and not named_again:  # its findings, once, as the first file of the report
-        cat = context["catalog"]
-        own_catalog = FileReport(path=args.catalog, system=CATALOG_SYSTEM, findings=list(cat.findings),
-                                 kind=CATALOG, context={"catalog": cat})
-        emit(own_catalog)
-    with _progress(total) as advance:
-        def on_report(fr: FileReport) -> None:
-            emit(fr)
-            advance()
-
-        jobs = args.jobs or default_jobs()
-        report = check_files(args.paths, options, context, jobs=jobs, on_report=on_report,
-                             streamed=args.format != "json")
-    if own_catalog is not None:
-        report.files.insert(0, own_catalog)
+    with contextlib.ExitStack() as stack:
+        progress = _Progress(stack)
+        report = check_files(args.paths, parse_rule_args(args.rule, system_ids()), _context(args),
+                             jobs=args.jobs or default_jobs(), on_report=on_report, on_found=progress.found,
+                             catalog_file=args.catalog, required=True)
     if args.format == "json":
         sys.stdout.write(json.dumps(report.to_dict(args.lang), ensure_ascii=False, indent=2) + "\n")
     elif args.format == "jsonl":
@@ -297,6 +270,18 @@ def _progress(total: int):
     return _progress_bar(total)
 
 
+class _Progress:
+    """The progress bar of a run that learns its total as it starts (``found``), ended with
+    ``stack``."""
+
+    def __init__(self, stack) -> None:
+        self._stack = stack
+        self.advance = lambda: None
+
+    def found(self, total: int) -> None:
+        self.advance = self._stack.enter_context(_progress(total))
+
+
 def _is_tty(stream) -> bool:
     return bool(getattr(stream, "isatty", lambda: False)())
 
@@ -315,22 +300,16 @@ def _progress_bar(total: int):
 def _cmd_import(args: argparse.Namespace) -> int:
     """Import workbooks into OUTDIR, a line per character or unit as each file is done; exit 0
     when every file was imported, 1 when some could not be, 2 when none could."""
+    import contextlib
+
     from .check.text import render_file, text_options
     from .importer import REPORT_NAME, Entry, import_files
-    from .io import expand_paths
-    from .legacy.grid import SUFFIXES
     from .legacy.profile import load_profile
     from .rules import system_ids
     from .rules.options import parse_rule_args
     from .runner import default_jobs
 
-    options = parse_rule_args(args.rule, system_ids())
     t = texts(args.lang)
-    profile = load_profile(args.profile) if args.profile else None
-    total = len(expand_paths(args.paths, SUFFIXES))
-    if not total:
-        raise MechasheetError("no workbooks found in: " + ", ".join(args.paths), "NO_DOCUMENTS",
-                              paths=list(args.paths))
     opts = text_options(args.lang, quiet=True, color=_color(sys.stdout))
 
     def on_entry(entry: Entry) -> None:
@@ -344,18 +323,17 @@ def _cmd_import(args: argparse.Namespace) -> int:
             sys.stdout.write(t["import_failed"].format(path=entry.report.path) + "\n")
             sys.stdout.write(render_file(entry.report, opts))
         sys.stdout.flush()
+        progress.advance()
 
-    with _progress(total) as advance:
-        def counted(entry: Entry) -> None:
-            on_entry(entry)
-            advance()
-
-        report = import_files(args.paths, args.output, system=args.system, options=options, profile=profile,
+    with contextlib.ExitStack() as stack:
+        progress = _Progress(stack)
+        report = import_files(args.paths, args.output, system=args.system,
+                              options=parse_rule_args(args.rule, system_ids()),
+                              profile=load_profile(args.profile) if args.profile else None,
                               jobs=args.jobs or default_jobs(), templates=args.templates, force=args.force,
-                              on_entry=counted, streamed=True)
-    failed = len({e.record.file for e in report.entries if not e.imported})
+                              on_entry=on_entry, on_found=progress.found, required=True)
     sys.stdout.write(t["import_summary"].format(
-        files=report.files, documents=sum(1 for e in report.entries if e.imported), failed=failed,
+        files=report.files, documents=sum(1 for e in report.entries if e.imported), failed=report.failed,
         report=str(Path(args.output) / REPORT_NAME)) + "\n")
     return report.exit_code
 

@@ -8,29 +8,23 @@ so names that collide get a suffix deterministically. Reading (``converter.legac
 """
 from __future__ import annotations
 
-import io
 import json
 import re
-from collections import deque
-from contextlib import nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from collections.abc import Mapping, Sequence
-from typing import Any, Callable, Iterable, Iterator, overload
+from collections.abc import Mapping
+from typing import Any, Callable, Iterable
 
 from .check import CheckReport, FileReport, check_source
-from .check.checker import ordered, read_by_set_checks
-from .core.findings import Finding, Severity
-from .core.preload import Preload
+from .check.checker import run_set_checks
+from .core.findings import Finding
 from .core.source import UNREADABLE, Origin
-from .io.files import PUBLISH_BATCH, AtomicWrites, Inputs, dump_document, write_atomic
-from .io.sources import expand_paths
+from .io.files import Inputs, dump_document, write_atomic
 from .legacy.profile import Profile
 from .legacy.sources import SUFFIXES, ImportRecord, read_import
-from .check.set_store import SetStore, run_all_set_checks
-from .core.spool import Spool
-from .runner import Limits, Task, run_in_workers, share_readings, slimmed
+from .roster_table import roster_frame, roster_row, write_roster
+from .runner import Limits, Task, in_input_order, input_files, run_in_workers
 
 REPORT_NAME = "import-report.json"
 EXIT_ALL, EXIT_SOME, EXIT_NONE = 0, 1, 2
@@ -44,9 +38,6 @@ class Entry:
     report: FileReport
     record: ImportRecord
     outputs: list[str] = field(default_factory=list)
-    # A streamed run's entry: its roster row but the counts of findings (roster.FIXED), taken
-    # before the report was slimmed (the slim report no longer holds the document and totals).
-    row: tuple[Any, ...] | None = None
 
     @property
     def imported(self) -> bool:
@@ -58,32 +49,33 @@ class Entry:
 
 @dataclass
 class ImportReport:
-    """A run's entries, in input order. After a ``streamed`` run each entry keeps only what the
-    summary, the roster and the set checks need, and waits in a temporary file until asked for
-    (:class:`EntryStore`); the whole report is import-report.json."""
+    """A run's entries, in input order; the whole report is import-report.json."""
 
-    entries: Sequence[Entry]
+    entries: list[Entry]
     check: CheckReport  # the same file reports, with the set checks run over them
 
     @property
     def files(self) -> int:
+        """The workbooks read."""
         return len({e.record.file for e in self.entries})
 
     @property
+    def failed(self) -> int:
+        """The workbooks that could not be imported."""
+        return len({e.record.file for e in self.entries if not e.imported})
+
+    @property
     def exit_code(self) -> int:
-        failed = {e.record.file for e in self.entries if not e.imported}
-        if not failed:
+        if not self.failed:
             return EXIT_ALL
-        return EXIT_NONE if len(failed) == self.files else EXIT_SOME
+        return EXIT_NONE if self.failed == self.files else EXIT_SOME
 
     def to_dict(self, lang: str = "ja") -> dict[str, Any]:
         return self.check.to_dict(lang, [e.to_dict(lang) for e in self.entries])
 
     def roster(self):
         """The run as a pandas DataFrame (:mod:`converter.roster_table`)."""
-        from .roster_table import roster_frame
-
-        return roster_frame(self.entries)
+        return roster_frame(roster_row(e.report, e.record) for e in self.entries)
 
 
 def build_import_report_schema() -> dict[str, Any]:
@@ -148,8 +140,6 @@ class Prepared:
     stem: str | None = None  # the name its files are given, before a suffix; None: nothing to write
     document: bytes | None = None  # the document's JSON text
     template: bytes | None = None  # our template of its system, filled
-    text: bytes | None = None  # streamed: its object of import-report.json, before outputs and set checks
-    findings: bytes | None = None  # streamed: its findings, pickled (in case the set checks add some)
 
 
 @dataclass(frozen=True)
@@ -158,7 +148,6 @@ class _Plan:
 
     write: bool = False  # the document (an output folder was given)
     templates: bool = False
-    streamed: bool = False
 
 
 def _prepare(entries: list[Entry], plan: _Plan) -> list[Prepared]:
@@ -173,16 +162,6 @@ def _prepare(entries: list[Entry], plan: _Plan) -> list[Prepared]:
                 from .sheets import sheet_bytes
 
                 got.template = sheet_bytes(doc)
-        if plan.streamed:
-            import pickle
-
-            from .roster_table import fixed_row
-
-            got.text = _json(entry.to_dict())
-            got.findings = pickle.dumps(entry.report.findings)
-            entry.row = fixed_row(entry)
-            entry.report = slimmed(entry.report).printed()
-            entry.record = replace(entry.record, unmapped={}, scores={})
         out.append(got)
     return out
 
@@ -197,286 +176,65 @@ def _crashed_prepared(path: Path, reason: str, plan: _Plan) -> list[Prepared]:
     return _prepare(_crashed(path, reason), plan)
 
 
-def _prewarm_import() -> None:
-    """What every worker needs, imported and built once before they are forked: the label
-    readers, each system's labels and its schema validators (an imported sheet is seldom
-    complete, so its findings are explained by jsonschema)."""
-    from .legacy.labels import legacy_systems, system_labels
-    from .schema import build_validators
-
-    for system in legacy_systems():
-        system_labels(system)
-        build_validators(system)
-
-
-WRITES_AHEAD = 64  # entries whose files may be in writing before the oldest must be done
-ROSTER_LIBRARIES = ("pandas", "xlsxwriter", "converter.roster_table")  # what roster.csv/.xlsx are written with
-
-
 def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, *, system: str | None = None,
                  profile: Profile | None = None,
                  options: Mapping[str, str] | None = None, jobs: int = 1, templates: bool = False,
                  force: bool = False, on_entry: Callable[[Entry], None] | None = None,
-                 limits: Limits = Limits(), streamed: bool = False) -> ImportReport:
+                 on_found: Callable[[int], None] | None = None, limits: Limits | None = None,
+                 required: bool = False) -> ImportReport:
     """Import every workbook named (folders searched for .xlsx .xlsm .xls .xlsb .ods).
 
     With ``outdir``: a JSON document per character or unit, named after it (``-2``, ``-3`` when
     names collide), with ``templates`` also our filled template of its system, then
     ``import-report.json`` and the roster (``roster.csv``, ``roster.xlsx``). Inputs are never
-    replaced; every file is written whole or not at all. ``on_entry`` receives each entry in
-    input order once its files are written. With ``streamed`` (and ``outdir``), an entry keeps
-    afterwards only what the summary, the roster and the set checks need (its report's object is
-    kept in a temporary file until import-report.json is written), so memory stays flat however
-    many files a folder holds; the files written are the same."""
+    replaced; every file is written whole or not at all. ``on_found`` receives the number of
+    workbooks to read before any is; ``on_entry`` each entry in input order once its files are
+    written. With ``required``, finding no workbook is an InputError."""
+    paths = list(paths)
     out = Path(outdir) if outdir is not None else None
-    streamed = streamed and out is not None
     root = _resolved(out) if out is not None else None
-    files = [p for p in expand_paths(paths, SUFFIXES)
+    files = [p for p in input_files(paths, SUFFIXES, required)
              if not (root is not None and _inside(p, root)) and not _earlier_output(p)]
+    if on_found is not None:
+        on_found(len(files))
     options = dict(options or {})
     inputs = Inputs(files)
-    plan = _Plan(write=out is not None, templates=templates, streamed=streamed)
+    plan = _Plan(write=out is not None, templates=templates)
     taken: set[str] = set()
-    arrived: dict[int, list[Prepared]] = {}
-    entries: list[Entry] | EntryStore = EntryStore() if streamed else []
-    waiting: deque[tuple[Entry, list[Any]]] = deque()  # entries whose files are being written
-    spool = _Spool() if streamed else None
-    kept = SetStore() if streamed else None
-    shared: dict[str, Any] = {}
-    emitted = 0
+    entries: list[Entry] = []
 
-    def finish(block: bool) -> None:
-        """Hand on the entries whose files are written, in order (an OutputError is raised here)."""
-        while waiting and (block or len(waiting) > WRITES_AHEAD or all(f.done() for f in waiting[0][1])):
-            entry, futures = waiting.popleft()
-            for f in futures:
-                writer.result(f)
+    def hand_on(prepared: list[Prepared]) -> None:
+        for got in prepared:
+            if out is not None and got.stem is not None:
+                name, n = got.stem, 1
+                while name.casefold() in taken:
+                    n += 1
+                    name = f"{got.stem}-{n}"
+                taken.add(name.casefold())
+                assert got.document is not None
+                targets = [(out / f"{name}.json", got.document)]
+                if got.template is not None:
+                    targets.append((out / "templates" / f"{name}.xlsx", got.template))
+                for target, data in targets:
+                    write_atomic(target, data, force, inputs)
+                    got.entry.outputs.append(str(target))
+            entries.append(got.entry)
             if on_entry is not None:
-                on_entry(entry)
-            if streamed:
-                share_readings(entry.report, shared)
-                entry.report.findings = [_TALLY[f.level] for f in entry.report.findings]
-                # what a set check reads waits on disk (or, in no set, is read here as it is);
-                # a set's members' reports stay in memory for their checks
-                entries.add(entry, live=kept.keep(entry.report) or read_by_set_checks(entry.report))
-            else:
-                entries.append(entry)
-
-    def emit(got: Prepared) -> None:
-        entry, futures = got.entry, []
-        if got.stem is not None and writer is not None:
-            name, n = got.stem, 1
-            while name.casefold() in taken:
-                n += 1
-                name = f"{got.stem}-{n}"
-            taken.add(name.casefold())
-            targets = [(out / f"{name}.json", got.document)]
-            if got.template is not None:
-                targets.append((out / "templates" / f"{name}.xlsx", got.template))
-            for target, data in targets:
-                futures.append(writer.submit(target, data))
-                entry.outputs.append(str(target))
-        if spool is not None:
-            spool.add(_with_outputs(got.text, entry.outputs), got.findings)
-        waiting.append((entry, futures))
-        finish(block=False)
-
-    def done(index: int, got: list[Prepared]) -> None:
-        nonlocal emitted
-        arrived[index] = got
-        while emitted in arrived:
-            for prepared in arrived.pop(emitted):
-                emit(prepared)
-            emitted += 1
+                on_entry(got.entry)
 
     task = Task(partial(_import_prepared, system=system, options=options, profile=profile, plan=plan),
-                partial(_crashed_prepared, plan=plan), _prewarm_import)
-    # the roster's writers (pandas: a third of a second) imported while the workers read
-    roster_libraries = Preload(ROSTER_LIBRARIES if out is not None else ())
-    with AtomicWrites(inputs, force, batch=PUBLISH_BATCH) if out is not None else nullcontext() as writer:
-        if files:
-            run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits, done,
-                           started=roster_libraries.start)
-        finish(block=True)
-    roster_libraries.join()
-    del files  # thousands of paths, not needed past here (the entries name their files)
-    check = CheckReport(entries.reports() if isinstance(entries, EntryStore) else [e.report for e in entries],
-                        options=options)
-    run_all_set_checks(check, kept)
+                partial(_crashed_prepared, plan=plan))
+    if files:
+        run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))),
+                       limits or Limits(), in_input_order(hand_on))
+    check = CheckReport([e.report for e in entries], options=options)
+    run_set_checks(check)
     report = ImportReport(entries, check)
     if out is not None:
-        if spool is not None:
-            texts = spool.texts(entries)
-        else:
-            texts = (_json(e.to_dict()) for e in entries)
-        write_atomic(out / REPORT_NAME, _report_pieces(check, texts), force=force, inputs=inputs)
-        from .roster_table import RosterChunks, write_roster
-
-        write_roster(RosterChunks(entries), out, force=force, inputs=inputs)
+        text = json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n"
+        write_atomic(out / REPORT_NAME, text.encode("utf-8"), force, inputs)
+        write_roster(report.roster(), out, force=force, inputs=inputs)
     return report
-
-
-# --- import-report.json, an entry at a time --------------------------------------------------------
-
-def _json(obj: Any) -> bytes:
-    """``obj`` as import-report.json writes it (indented), in UTF-8."""
-    return json.dumps(obj, ensure_ascii=False, indent=2).encode("utf-8")
-
-
-def _nested(text: bytes, depth: int) -> bytes:
-    """Indented JSON text as it reads ``depth`` spaces in (json.dumps indents nested lines so)."""
-    return text.replace(b"\n", b"\n" + b" " * depth)
-
-
-_NO_OUTPUTS = b'"outputs": []\n  }\n}'  # how an entry's object ends before its files are named
-
-
-def _with_outputs(text: bytes, outputs: list[str]) -> bytes:
-    """An entry's object with the files written for it (the last key of its last member)."""
-    if not outputs:
-        return text
-    assert text.endswith(_NO_OUTPUTS)
-    return text[:-len(_NO_OUTPUTS)] + b'"outputs": ' + _nested(_json(outputs), 4) + b"\n  }\n}"
-
-
-def _report_pieces(check: CheckReport, texts: Iterable[bytes]) -> Iterator[bytes]:
-    """import-report.json as ``json.dumps(report, indent=2)`` writes it, each entry's object
-    (``texts``, indented as alone) in its place: a folder's report is never whole in memory."""
-    head = CheckReport(sets=check.sets, options=check.options).to_dict()
-    head["summary"], head["valid"] = check.summary(), check.valid
-    yield b"{"
-    for k, (key, value) in enumerate(head.items()):
-        yield (b"," if k else b"") + b"\n  " + _json(key) + b": "
-        if key != "files":
-            yield _nested(_json(value), 2)
-            continue
-        first = True
-        for text in texts:
-            yield (b"[\n    " if first else b",\n    ") + _nested(text, 4)
-            first = False
-        yield b"[]" if first else b"\n  ]"
-    yield b"\n}\n"
-
-
-#: what a streamed entry keeps of each finding: its level (one shared stand-in per level), which
-#: is all the summary, the validity and the roster count; the findings are in the spool
-_TALLY = {level: Finding("", severity=level) for level in Severity}
-
-
-class _Spool:
-    """A streamed run's entry objects and findings, set aside until the report is written."""
-
-    def __init__(self) -> None:
-        self.records = Spool("mechasheet-report-")  # each entry's object, then its pickled findings
-
-    def add(self, text: bytes, findings: bytes) -> None:
-        self.records.append(text)
-        self.records.append(findings)
-
-    def texts(self, entries: Sequence[Entry]) -> Iterator[bytes]:
-        """Each entry's object; where the set checks added findings, with them, in order."""
-        import pickle
-
-        records = iter(self.records)
-        for entry in entries:
-            text, findings = next(records), next(records)
-            added = [f for f in entry.report.findings if f.code]
-            if added:
-                entry.report.findings = ordered(pickle.loads(findings) + added)
-                obj = json.loads(text)
-                obj["valid"] = entry.report.valid
-                obj["findings"] = [f.to_dict() for f in entry.report.findings]
-                text = _json(obj)
-            yield text
-        self.records.close()
-
-
-class EntryStore(Sequence[Entry]):
-    """A streamed run's entries in input order, memory flat in their number: each pickled to a
-    temporary file as it is handed on and read back when asked for (the roster, the summary,
-    import-report.json); only the reports of a set's members stay in memory, for the set checks
-    that add findings to them at the end. Objects the entries share (the readings in force, the
-    origin, a catalog) are pickled once, as themselves, not once an entry."""
-
-    def __init__(self) -> None:
-        self._records = Spool("mechasheet-entries-")  # each entry, pickled
-        self._live: dict[int, FileReport] = {}  # entry → its report, kept here for a set check
-        self._shared: dict[int, Any] = {}  # id → an object every entry pickled refers to
-
-    def add(self, entry: Entry, live: bool = False) -> None:
-        """``entry`` at the end; with ``live``, its report kept as it is (a set check reads it)."""
-        import pickle
-
-        report = entry.report
-        if live:
-            self._live[len(self._records)] = report
-            entry = replace(entry, report=None)
-        else:
-            for shared in (report.options, report.origin, report.context.get("catalog")):
-                if shared is not None:
-                    self._shared.setdefault(id(shared), shared)
-        buffer = io.BytesIO()
-        pickler = pickle.Pickler(buffer, pickle.HIGHEST_PROTOCOL)
-        pickler.persistent_id = self._persistent_id
-        pickler.dump(entry)
-        self._records.append(buffer.getbuffer())
-
-    def _persistent_id(self, obj: Any) -> int | None:
-        key = id(obj)
-        return key if key in self._shared else None
-
-    def _entry(self, index: int, data: bytes | None = None) -> Entry:
-        import pickle
-
-        unpickler = pickle.Unpickler(io.BytesIO(self._records[index] if data is None else data))
-        unpickler.persistent_load = self._shared.__getitem__
-        entry = unpickler.load()
-        if entry.report is None:
-            entry.report = self._live[index]
-        return entry
-
-    def __len__(self) -> int:
-        return len(self._records)
-
-    @overload
-    def __getitem__(self, index: int) -> Entry: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Entry]: ...
-
-    def __getitem__(self, index: int | slice) -> Entry | list[Entry]:
-        if isinstance(index, slice):
-            return [self._entry(i) for i in range(*index.indices(len(self)))]
-        if not -len(self) <= index < len(self):
-            raise IndexError(index)
-        return self._entry(index % len(self))
-
-    def __iter__(self) -> Iterator[Entry]:
-        for i, data in enumerate(self._records):
-            yield self._entry(i, data)
-
-    def reports(self) -> "EntryReports":
-        """The entries' check reports, as a sequence read from this store."""
-        return EntryReports(self)
-
-
-class EntryReports(Sequence[FileReport]):
-    """The check reports of an :class:`EntryStore`'s entries, in order (the run's CheckReport
-    reads them for its summary and the set checks without holding them all)."""
-
-    def __init__(self, store: EntryStore) -> None:
-        self.store = store
-
-    def __len__(self) -> int:
-        return len(self.store)
-
-    def __getitem__(self, index):  # type: ignore[override]
-        got = self.store[index]
-        return [e.report for e in got] if isinstance(index, slice) else got.report
-
-    def __iter__(self) -> Iterator[FileReport]:
-        for entry in self.store:
-            yield entry.report
 
 
 def _resolved(folder: Path) -> Path | None:

@@ -14,18 +14,16 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
-from .check import CheckReport, FileReport, check_source
-from .check.set_store import SetStore, run_all_set_checks
+from .check import CATALOG_SYSTEM, CheckReport, FileReport, check_source
+from .check.checker import run_set_checks
+from .core.errors import InputError
 from .core.findings import Finding
-from .core.identity_cache import IdentityCache
-from .core.source import UNREADABLE, Origin
+from .core.source import CATALOG, UNREADABLE, Origin
 from .io import expand_paths, read_source
 from .io.sources import STDIN
-from .rules import get_system, system_ids
 
-PREWARM_FROM = 8  # files: from here on, importing every engine before forking pays for itself
 #: suffixes read in a worker process even with one job (native readers)
 ISOLATED_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
 
@@ -33,12 +31,10 @@ ISOLATED_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
 @dataclass(frozen=True)
 class Task:
     """What a worker does with each file, and what stands for a file it could not finish. Both
-    are module-level functions (or partials of them), so that a spawned worker can receive them;
-    ``prewarm`` builds, before the workers are forked, what each would otherwise build again."""
+    are module-level functions (or partials of them), so that a spawned worker can receive them."""
 
     run: Callable[[Path], Any]
     crashed: Callable[[Path, str], Any]
-    prewarm: Callable[[], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -57,69 +53,98 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def in_input_order(hand_on: Callable[[Any], None]) -> Callable[[int, Any], None]:
+    """A ``done(index, result)`` for :func:`run_in_workers` that hands each result on in index
+    order, as soon as it and those before it have arrived."""
+    waiting: dict[int, Any] = {}
+    handed = 0
+
+    def done(index: int, result: Any) -> None:
+        nonlocal handed
+        waiting[index] = result
+        while handed in waiting:
+            hand_on(waiting.pop(handed))
+            handed += 1
+
+    return done
+
+
+def input_files(paths: Iterable[str | Path], suffixes: tuple[str, ...] | None = None,
+          required: bool = False) -> list[Path]:
+    """The files named (folders searched: ``io.expand_paths``); with ``required``, none found is
+    an InputError (NO_DOCUMENTS, exit 2)."""
+    files = expand_paths(paths) if suffixes is None else expand_paths(paths, suffixes)
+    if required and not files:
+        names = [str(p) for p in paths]
+        raise InputError("no documents found in: " + ", ".join(names), "NO_DOCUMENTS", paths=names)
+    return files
+
+
 def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None = None,
                 context: Mapping[str, Any] | None = None, *, jobs: int = 1,
                 on_report: Callable[[FileReport], None] | None = None,
-                limits: Limits = Limits(), streamed: bool = False) -> CheckReport:
+                on_found: Callable[[int], None] | None = None, limits: Limits = Limits(),
+                catalog_file: str | None = None, required: bool = False) -> CheckReport:
     """Every file named (folders searched) checked on its own, then the set checks.
 
-    ``on_report`` receives each file's report in input order as soon as it and the ones before
-    it are done (to print as you go). With ``streamed``, a report handed to ``on_report`` keeps
-    afterwards only what the summary and the set checks need, so memory stays flat however many
-    files a folder holds: a file with no finding is then counted by a shared placeholder (no
-    path), and a document a set check compares whole waits on disk (``check.set_store``)."""
-    found = expand_paths(paths)
-    # Standard input belongs to this process (a worker's is closed); one JSON file is not worth a
-    # worker; a workbook always is (its reader is native code).
-    spread = jobs > 1 and len(found) > 1
-    apart = [str(p) != STDIN and (spread or p.suffix.lower() in ISOLATED_SUFFIXES) for p in found]
-    isolated = [i for i, away in enumerate(apart) if away]
-    in_process = [i for i, away in enumerate(apart) if not away]
-    files = [str(p) for p in found]  # names, not Paths: a few hundred bytes less a file
-    del found, apart
+    ``on_found`` receives the number of reports to come before any file is checked (a progress
+    bar's total); ``on_report`` each report in input order as soon as it and the ones before it
+    are done (to print as you go). ``catalog_file``: the file the context's catalog was read
+    from (``--catalog``), reported first with the catalog's findings unless it is among the
+    files checked. With ``required``, finding no file is an InputError."""
+    paths = list(paths)
+    files = input_files(paths, required=required)
     options = dict(options or {})
     context = {k: v for k, v in (context or {}).items() if v is not None}
-    reports: list[FileReport | None] = [None] * len(files)
-    emitted = 0
-    catalogs: dict[str, Any] = {}
-    shared_options: dict[str, Any] = {}
-    kept = SetStore() if streamed else None  # a set's whole documents, on disk until the end
-    placeholders: dict[str, FileReport] = {}  # streamed: one report for every printed clean file
+    first = _catalog_report(catalog_file, context.get("catalog"), files)
+    if on_found is not None:
+        on_found(len(files) + len(first))
+    reports: list[FileReport] = []
 
-    def done(index: int, report: FileReport) -> None:
-        nonlocal emitted
-        reports[index] = report
-        while emitted < len(files) and reports[emitted] is not None:
-            share_catalogs(reports[emitted], catalogs)
-            if on_report is not None:
-                on_report(reports[emitted])
-            if kept is not None:
-                share_readings(reports[emitted].printed(), shared_options)
-                if not kept.keep(reports[emitted]):
-                    reports[emitted] = _printed_clean(reports[emitted], placeholders)
-            emitted += 1
+    def hand_on(report: FileReport) -> None:
+        reports.append(report)
+        if on_report is not None:
+            on_report(report)
+
+    for catalog_report in first:
+        hand_on(catalog_report)
+    done = in_input_order(hand_on)
+    # Standard input belongs to this process (a worker's is closed); one JSON file is not worth a
+    # worker; a workbook always is (its reader is native code).
+    spread = jobs > 1 and len(files) > 1
+    apart = [str(p) != STDIN and (spread or p.suffix.lower() in ISOLATED_SUFFIXES) for p in files]
+    isolated = [i for i, away in enumerate(apart) if away]
+    in_process = [i for i, away in enumerate(apart) if not away]
 
     def local(i: int) -> None:
-        done(i, _guarded(Path(files[i]), options, context))
+        done(i, _guarded(files[i], options, context))
 
     if isolated:
-        task = Task(partial(_check_slimmed, options=options, context=context), crashed)
+        task = Task(partial(check_one, options=options, context=context), crashed)
         run_in_workers(files, isolated, task, max(1, min(jobs, len(isolated))), limits, done,
                        first_local=in_process, local=local)
     else:
         for i in in_process:
             local(i)
-    report = CheckReport([r for r in reports if r is not None], options=options)
-    run_all_set_checks(report, kept)
+    report = CheckReport(reports, options=options)
+    run_set_checks(report)
     return report
 
 
-def _printed_clean(report: FileReport, placeholders: dict[str, FileReport]) -> FileReport:
-    """A printed report with no finding and nothing a set check reads: the summary only counts
-    it, so one shared placeholder of its kind stands for it (memory flat in the number of files)."""
-    if report.findings or report.document is not None or report.evaluation is not None:
-        return report
-    return placeholders.setdefault(report.kind, FileReport("", None, [], report.kind, report.origin))
+def _catalog_report(path: str | None, catalog: Any, files: list[Path]) -> list[FileReport]:
+    """The catalog given as context, as a report of its own file (its findings once), unless
+    that file is checked among the others."""
+    if path is None or catalog is None or any(_same_file(path, f) for f in files):
+        return []
+    return [FileReport(path=path, system=CATALOG_SYSTEM, findings=list(catalog.findings), kind=CATALOG,
+                       context={"catalog": catalog})]
+
+
+def _same_file(a: str | Path, b: str | Path) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
 
 
 def check_one(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
@@ -127,93 +152,15 @@ def check_one(path: Path, options: Mapping[str, str], context: Mapping[str, Any]
     return check_source(read_source(path), options, context)
 
 
-def _check_slimmed(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
-    """A worker's check of one file: the report slimmed before it crosses the pipe, a catalog
-    this worker has sent already replaced by its key."""
-    return sent_catalog(slimmed(check_one(path, options, context)))
-
-
-def sent_catalog(report: FileReport) -> FileReport:
-    """The report with its catalog ready to cross from this worker to the parent: whole the first
-    time this worker sends it, by its key after (``share_catalogs`` takes it back)."""
-    catalog = report.context.get("catalog")
-    if catalog is not None and not isinstance(catalog, SentCatalog):
-        key = _catalog_key(catalog)
-        report.context["catalog"] = SentCatalog(key, None if key in _SENT_CATALOGS else catalog)
-        _SENT_CATALOGS.add(key)
-    return report
-
-
-#: the catalogs this worker process has sent to the parent (a folder's mailgear sheets mostly
-#: carry the same one: sent once per worker, then by key)
-_SENT_CATALOGS: set[str] = set()
-
-
-@dataclass(frozen=True)
-class SentCatalog:
-    """A catalog crossing the pipe: with the catalog the first time a worker sends it, by its key
-    after (the parent has it by then: a worker's files go in input order)."""
-
-    key: str
-    catalog: Any | None
-
-
 def _guarded(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
     """A file checked in this process: a bug of ours on it is that file's INPUT_CRASHED, as in a
     worker, and the run goes on."""
     try:
-        return slimmed(check_one(path, options, context))
+        return check_one(path, options, context)
     except RecursionError:
         return crashed(path, "nested too deeply")
     except Exception as exc:
         return crashed(path, f"{type(exc).__name__}: {exc}")
-
-
-def slimmed(report: FileReport) -> FileReport:
-    """The report without what neither the output nor the set checks need."""
-    if report.system in system_ids():
-        return report.slim(get_system(report.system).fields_for(report.document))
-    return report.slim(())
-
-
-def share_readings(report: FileReport, seen: dict[str, Any]) -> None:
-    """The same readings and origin in every file of a folder: one object for all (a streamed
-    run keeps each file's report to its end)."""
-    report.options = seen.setdefault(repr(report.options), report.options)
-    report.origin = seen.setdefault(repr(report.origin), report.origin)
-    report.kind = seen.setdefault(report.kind, report.kind)
-    if report.system is not None:
-        report.system = seen.setdefault(report.system, report.system)
-
-
-def share_catalogs(report: FileReport, seen: dict[str, Any]) -> None:
-    """Workbooks carrying the same catalog sheet share one Catalog object, not a copy each: the
-    first in input order (as reports are handed on), so that one job or several name the same.
-    A worker's catalog sent by key was sent whole with an earlier file of that worker."""
-    catalog = report.context.get("catalog")
-    if isinstance(catalog, SentCatalog):
-        report.context["catalog"] = (seen[catalog.key] if catalog.catalog is None
-                                     else seen.setdefault(catalog.key, catalog.catalog))
-    elif catalog is not None:
-        report.context["catalog"] = seen.setdefault(_catalog_key(catalog), catalog)
-
-
-def _catalog_key(catalog: Any) -> str:
-    """Two catalogs with this same key are the same catalog: a digest of its content (its JSON,
-    keys sorted), worked out once per content object (the workbooks of a folder carrying the
-    same catalog sheet share the one read: ``sheets.mailgear.catalog_sheet``)."""
-    return _KEYS.get(catalog.raw, _content_digest)
-
-
-def _content_digest(raw: Any) -> str:
-    import hashlib
-    import json
-
-    text = json.dumps(raw, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-_KEYS: IdentityCache[str] = IdentityCache(64)  # a catalog's content → its key
 
 
 def crashed(path: Path, reason: str) -> FileReport:
@@ -225,7 +172,7 @@ def crashed(path: Path, reason: str) -> FileReport:
 # --- worker processes ----------------------------------------------------------------------------
 
 def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, jobs: int, limits: Limits,
-                   done: Callable[[int, Any], None], first_local: list[int] = (),
+                   done: Callable[[int, Any], None], first_local: Sequence[int] = (),
                    local: Callable[[int], None] = lambda i: None,
                    started: Callable[[], None] | None = None) -> None:
     """Hand ``indices`` to ``jobs`` workers one file at a time, each running ``task``; while they
@@ -233,16 +180,11 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
     current file, which gets ``task.crashed``. A worker reads a sheet natively first
     (``xlsx_package.read_natively_first``); a file it died on is read once more with every sheet
     scanned first, which names what reaches too far instead of a crash. ``started`` is called
-    once the workers are forked (the audit then begins loading its report libraries, which must
-    neither hold the forking thread back nor be half-imported in a worker)."""
+    once the workers are forked."""
     import multiprocessing
     from multiprocessing.connection import wait
 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    if ctx.get_start_method() == "fork" and len(indices) >= PREWARM_FROM:
-        _prewarm({os.path.splitext(str(files[i]))[1].lower() for i in indices})
-        if task.prewarm is not None:
-            task.prewarm()
     queue = list(indices)
     careful: set[int] = set()  # files a worker died on, read again with every sheet scanned first
     workers: dict[Any, _Worker] = {}
@@ -271,7 +213,7 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
             for conn in wait(list(workers), timeout=1.0):
                 w = workers[conn]
                 try:
-                    index, report = conn.recv()
+                    index, report = w.conn.recv()
                 except (EOFError, OSError):  # the worker died on the file it was working on
                     w.process.join(5)
                     retry = bool(w.pending) and w.pending[0] not in careful
@@ -294,23 +236,6 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
     finally:
         for w in workers.values():
             w.stop()
-
-
-def _prewarm(suffixes: set[str]) -> None:
-    """Import what every worker will need before forking them, so they share it (copy on write)
-    instead of each importing it again: the workbook reader and every system's engine."""
-    import importlib
-
-    if suffixes & set(ISOLATED_SUFFIXES):
-        importlib.import_module("python_calamine")
-        importlib.import_module("converter.sheets.reader")
-        from .sheets.system_sheet import sheet_systems, system_sheet
-
-        for system in sheet_systems():  # each sheet's layout, lists and reader modules
-            system_sheet(system).lists()
-    for system in system_ids():
-        get_system(system)
-    importlib.import_module("converter.schema").prewarm()
 
 
 def _death(exitcode: int | None) -> str:
@@ -336,19 +261,13 @@ class _Worker:
 
     @classmethod
     def start(cls, ctx, task: Task, limits: Limits) -> "_Worker":
-        from .core.collector import set_aside
-
         parent, child = ctx.Pipe()
         process = ctx.Process(target=_serve, args=(child, task, limits), daemon=True)
-        # Everything built so far (the prewarmed readers, engines and validators) is set aside
-        # from the collector for the forked worker: its collections would otherwise walk those
-        # objects and copy every page they touch (copy on write), for nothing.
-        with set_aside():
-            process.start()
+        process.start()
         child.close()
         return cls(process, parent)
 
-    def fill(self, queue: list[int], files: Sequence[str | Path], careful: set[int] = frozenset()) -> None:
+    def fill(self, queue: list[int], files: Sequence[str | Path], careful: Collection[int] = frozenset()) -> None:
         """Files from ``queue`` until IN_FLIGHT are pending (those in ``careful`` to be read with
         every sheet scanned first). A file the worker can no longer be sent (it died meanwhile:
         its death is read next) goes back to the front of ``queue``."""

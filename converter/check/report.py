@@ -11,9 +11,9 @@ from typing import Any
 from ..core.evaluation import CostLine, Derived, Evaluation
 from ..core.findings import Finding, Severity, has_errors
 from ..core.source import UNREADABLE, Origin
+from ..core.version import __version__
 
 REPORT_FORMAT = 1
-_MISSING = object()
 #: where an option's value came from: the command line, the file itself (a sheet's ルール cells),
 #: or the system's default
 OPTION_FROM = ("rule", "file", "default")
@@ -62,44 +62,6 @@ class FileReport:
     def derived(self) -> dict[str, Derived]:
         return dict(self.evaluation.derived) if self.evaluation is not None else {}
 
-    def slim(self, fields: tuple[str, ...]) -> "FileReport":
-        """Keep what the report prints and what the set checks read (the document's ``fields``,
-        JSON pointers without their leading slash: ``transformation``, ``pilot/experience``, and
-        their cells), not the reader's maps: a folder's memory stays flat in its size."""
-        from ..core import pointers
-
-        keep = tuple("/" + f for f in fields)
-        if self.document is not None:
-            slim: dict[str, Any] = {"system": self.document.get("system")}
-            for ptr in keep:
-                value = pointers.get(self.document, ptr, _MISSING)
-                if value is not _MISSING:
-                    pointers.put(slim, ptr, value)
-            self.document = slim
-        self.cells = {p: c for p, c in self.cells.items() if p.startswith(keep)} if keep else {}
-        return self
-
-    def printed(self) -> "FileReport":
-        """What is left once the report was printed: its findings (the summary counts them), and
-        for a document a set check reads (a field besides its name: a transformation form, a
-        pilot), that field, its priced lines and cells; nothing else, so that a folder of
-        thousands of files is checked in flat memory."""
-        doc = self.document or {}
-        member = any(v for k, v in doc.items() if k not in ("system", "name"))
-        ev = self.evaluation
-        if member and ev is not None:
-            # Totals per top-level field, only where totals are compared (a transformation
-            # form's own total: the total without /transformation).
-            lines = _totals_by_field(ev.lines) if doc.get("transformation") else []
-            self.evaluation = Evaluation(lines=lines, budget=ev.budget, declared=ev.declared,
-                                         unevaluated=list(ev.unevaluated), priced=ev.priced)
-        else:
-            self.evaluation = None
-            self.document = None
-            self.cells = {}
-            self.context = {}
-        return self
-
     def value(self, pointer: str, default: Any = None) -> Any:
         """The derived value at ``pointer``, or ``default``."""
         return self.evaluation.value(pointer, default) if self.evaluation is not None else default
@@ -135,22 +97,14 @@ def _context_dict(context: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _totals_by_field(lines: list[CostLine]) -> list[CostLine]:
-    """The lines summed per top-level field (``/weapons/3`` counts under ``/weapons``)."""
-    sums: dict[str, int] = {}
-    for line in lines:
-        top = "/" + line.pointer.split("/")[1] if line.pointer.count("/") else line.pointer
-        sums[top] = sums.get(top, 0) + line.cost
-    return [CostLine(ptr, "", "", cost) for ptr, cost in sums.items()]
-
-
 @dataclass
 class CheckReport:
     """Reports of every file checked; valid only when no file has an error."""
 
     files: list[FileReport] = field(default_factory=list)
     sets: dict[str, Any] = field(default_factory=dict)  # set check name → its summary
-    # (path, finding) the set checks added to files: a streamed file was printed before them
+    # (path, finding) the set checks added to files, in input order: a file printed as soon as
+    # it was checked (text, JSON Lines) was printed before them
     set_findings: list[tuple[str, Finding]] = field(default_factory=list)
     options: dict[str, str] = field(default_factory=dict)  # the --rule readings given
 
@@ -174,8 +128,6 @@ class CheckReport:
     def to_dict(self, lang: str = "ja", files: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """The report as JSON data; ``files``: the files' entries when the caller made them
         already (the audit's, which add to each)."""
-        from .. import __version__
-
         return {"format": REPORT_FORMAT, "version": __version__, "options": dict(self.options),
                 "summary": self.summary(), "valid": self.valid,
                 "files": [f.to_dict(lang) for f in self.files] if files is None else files,

@@ -138,7 +138,7 @@ def _print_findings(console, findings: Iterable[Finding], opts: TextOptions, ind
             for f in findings]
     if not rows:
         return
-    widths = [max(cell_len(r[k]) for r in rows) for k in range(3)]
+    widths = [max(cell_len(str(r[k])) for r in rows) for k in range(3)]
     for level_word, code, where, message, level, finding in rows:
         line = Text(indent)
         line.append(level_word + " " * (widths[0] - cell_len(level_word)), style=_STYLE[level])
@@ -161,6 +161,8 @@ def _print_breakdown(console, fr: FileReport, opts: TextOptions) -> None:
 
     w = _words(opts.lang)
     ev = fr.evaluation
+    if ev is None:
+        return
     if ev.lines:
         table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False)
         table.add_column(w["where"])

@@ -1,10 +1,10 @@
-"""Exceptions for work that must stop; each knows its exit code and carries a finding if any."""
+"""Exceptions for work that must stop; each knows its exit code and carries a finding if any.
+
+An error carries a finding, so this module depends on ``findings``, never the reverse: a broken
+catalog (``CatalogError``) is defined there and re-exported here."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .findings import Finding
+from .findings import CatalogError, Finding
 
 
 class MechasheetError(Exception):
@@ -25,8 +25,6 @@ class MechasheetError(Exception):
     def finding(self) -> "Finding | None":
         if not self.code:
             return None
-        from .findings import Finding
-
         return Finding(self.code, "", dict(self.params))
 
     def message(self, lang: str = "ja") -> str:
@@ -43,13 +41,13 @@ class RuleTableError(MechasheetError, ValueError):
     """A rule table shipped with the package is malformed (a packaging bug)."""
 
 
-class CatalogError(MechasheetError, LookupError):
-    """A finding code is missing from the catalog (a programming bug)."""
-
-
 class RuleOptionError(MechasheetError, ValueError):
     """A ``--rule NAME=VALUE`` names an unknown option or value."""
 
 
 class OutputError(MechasheetError, OSError):
     """Output cannot be written (exists without --force, or the write failed)."""
+
+
+__all__ = ["CatalogError", "InputError", "MechasheetError", "OutputError", "RuleOptionError",
+           "RuleTableError"]

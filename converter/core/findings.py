@@ -13,9 +13,13 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Mapping
 
-from .errors import CatalogError
-
 LANGS = ("ja", "en")
+
+
+class CatalogError(LookupError):
+    """A finding code is missing from the catalog, or an entry is broken: a packaging or
+    programming bug, reported as one (not a MechasheetError, which carries a finding and so
+    needs the catalog). Re-exported by ``core.errors``."""
 
 
 class Severity(str, enum.Enum):

@@ -223,9 +223,9 @@ def test_the_docs_profile_examples_read_what_they_say(system: str, tmp_path: Pat
     ws = wb.active
     if system == "up":
         ws["C3"], ws["H3"] = "テストロボ", "1,200"
-        for col, value in zip("CDEFGH", (200, 50, 20, 15, 15, 6)):
+        for col, value in zip("CDEFGH", (200, 50, 20, 15, 15, 6), strict=True):
             ws[f"{col}6"] = value
-        for col, value in zip("BCDEFG", ("ロケットパンチ", "格闘", "P2", "２Ｄ＋１０", "+5%", 120)):
+        for col, value in zip("BCDEFG", ("ロケットパンチ", "格闘", "P2", "２Ｄ＋１０", "+5%", 120), strict=True):
             ws[f"{col}10"] = value
         ws["A26"], ws["B26"] = "使ったＵＰ", 1000
     else:
@@ -257,24 +257,3 @@ def test_roster_stays_the_function_after_its_module_is_imported() -> None:
     importlib.import_module("converter.roster_table")
     importlib.import_module("converter.audit.folder")
     assert callable(converter.roster)
-
-
-@pytest.mark.parametrize("size", [1, 4, 1000])
-def test_the_roster_written_in_chunks_is_the_whole_roster(imported, tmp_path, size) -> None:
-    """A large import writes its roster from DataFrames of a few thousand rows at a time: the
-    CSV bytes and the workbook's cells are those of the whole run's one DataFrame."""
-    from converter.roster_table import RosterChunks, write_roster
-
-    report, _ = imported
-    whole, chunked = tmp_path / "whole", tmp_path / "chunked"
-    whole.mkdir(), chunked.mkdir()
-    write_roster(report.roster(), whole)
-    write_roster(RosterChunks(report.entries, size), chunked)
-    assert (whole / "roster.csv").read_bytes() == (chunked / "roster.csv").read_bytes()
-    cells = [[[c.value for c in r] for r in openpyxl.load_workbook(d / "roster.xlsx").active.iter_rows()]
-             for d in (whole, chunked)]
-    assert cells[0] == cells[1] and len(cells[0]) == len(report.entries) + 1
-    empty = tmp_path / "empty"
-    empty.mkdir()
-    write_roster(RosterChunks([], size), empty)
-    assert (empty / "roster.csv").read_bytes() == report.roster().head(0).to_csv(index=False).encode("utf-8-sig")

@@ -63,21 +63,6 @@ def _fast_validator(system: str):
     return jsonschema_rs.validator_for(get_system(system).build_schema())
 
 
-def prewarm() -> None:
-    """The compiled validators (jsonschema-rs, when installed) of every system and of the
-    catalog, built before worker processes are forked so that they share them; jsonschema
-    itself, needed only to explain an invalid document, is left to the first that needs it."""
-    for system in system_ids():
-        _fast_validator(system)
-    _fast_catalog_validator()
-
-
-def build_validators(system: str) -> None:
-    """Build ``system``'s validators now (once), so that processes forked afterwards share them."""
-    _fast_validator(system)
-    _validator(system)
-
-
 def validate(doc: Mapping[str, Any], system: str) -> list[Finding]:
     """Every schema violation of ``doc`` as findings, in document order, and every number no
     spreadsheet or JSON reader holds exactly (NaN, infinities, integers beyond ±2**53)."""

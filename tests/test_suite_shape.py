@@ -24,7 +24,6 @@ UNDOCUMENTED = {
     "tests/audit/test_drift.py::test_an_openpyxl_resave_has_no_drift",
     "tests/audit/test_drift.py::test_every_sample_has_no_drift",
     "tests/audit/test_drift.py::test_older_template_sheets_have_no_drift_and_say_their_version",
-    "tests/legacy/test_streamed.py::test_streamed_run_writes_what_a_whole_run_writes",
     "tests/sheets/test_xlsx_worksheet.py::test_any_formula",
     "tests/sheets/test_xlsx_worksheet.py::test_column_runs_cover_exactly_the_cells",
     "tests/sheets/test_xlsx_worksheet.py::test_every_name_in_context",
@@ -34,8 +33,6 @@ UNDOCUMENTED = {
     "tests/test_collector.py::test_objects_set_aside_before_stay_aside",
     "tests/test_preload.py::test_join_starts_it_and_a_failing_warm_up_is_left_to_its_user",
     "tests/test_preload.py::test_modules_then_the_warm_up_in_a_thread",
-    "tests/test_spool.py::test_any_records_with_reads_between",
-    "tests/test_spool.py::test_records_read_back_by_number_and_in_order",
 }
 
 

@@ -23,7 +23,6 @@ from . import kept, page_setup
 from .layout import Table, a1, col_index, defined_name, parse_a1, sheet_cell
 from .reader import opened, read_cells
 from .system_sheet import TRUE, FALSE
-from .xlsx_worksheet import worksheet_class
 from .xlwings_flavour import FLAVOUR_PROPERTY, XLWINGS
 
 if TYPE_CHECKING:
@@ -84,11 +83,13 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
     properties and data sheet when there is one."""
     import xlsxwriter
 
+    from .xlsx_worksheet import FastFormulaWorksheet
+
     layout = sheet.layout
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False,
                                    "strings_to_numbers": False, "strings_to_urls": False})
-    wb.worksheet_class = worksheet_class()
+    wb.worksheet_class = FastFormulaWorksheet
     wb.set_properties({"title": layout.title, "author": "mechasheet", "created": FIXED_DATE,
                        "comments": f"mechasheet template {layout.template}"})
     wb.set_custom_property("mechasheet.template", layout.template)

@@ -14,7 +14,6 @@ What the sheet cannot show exactly (an unknown key, a malformed row) is kept in 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 from dataclasses import dataclass
 from collections.abc import Mapping
@@ -392,30 +391,10 @@ class CatalogSheet:
 
     # --- reading -----------------------------------------------------------------------------
     def read(self, rd) -> Catalog | None:
-        """The catalog the sheet holds (None when it is empty or missing), findings at its cells.
-
-        A group's pilot sheets carry the same catalog sheet: one read and check serves every
-        workbook whose catalog cells and names are the same (the source names each workbook)."""
-        named = rd.named
-        area = named.destination("catalog.name")
-        if area is None:
+        """The catalog the sheet holds (None when it is empty or missing), findings at its cells."""
+        if rd.named.destination("catalog.name") is None:
             return None
-        names = sorted((n, a.sheet, a.top, a.left, a.bottom, a.right)
-                       for n, a in named.names.items() if n.startswith("catalog."))
-        # every sheet its names point into (the catalog sheet; the ranges an Excel function was
-        # given), compared as they are: a catalog sheet is thousands of cells, which turning into a
-        # hashable key cost more than the read it saved
-        grids = [named.grid(s) for s in sorted({a[1] for a in names})]
-        source = f"{named.path}#{self.sheet}"
-        for i, (seen_names, seen_grids, cat) in enumerate(_READ):
-            if seen_names == names and seen_grids == grids:
-                if i:
-                    _READ.insert(0, _READ.pop(i))
-                return None if cat is None else dataclasses.replace(cat, source=source)
-        cat = self._read(rd, source)
-        _READ.insert(0, (names, grids, cat))
-        del _READ[16:]
-        return cat
+        return self._read(rd, f"{rd.named.path}#{self.sheet}")
 
     def _read(self, rd, source: str) -> Catalog | None:
         from ..cells import CellReader
@@ -504,10 +483,6 @@ class CatalogSheet:
             if row:
                 out.append((row, cells))
         return out
-
-
-# catalog sheets already read, the latest first: (its names, its sheets' cells, the Catalog or None)
-_READ: list[tuple[list[tuple], list[list[list[Any]]], Catalog | None]] = []
 
 
 def _convert(conv, raw: Any, col: CatalogColumn, cell: str) -> Any:

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..core.errors import OutputError
 from ..core.pointers import get, pointer
 from ..rules.options import resolve_options
-from . import kept, page_setup
+from .kept import differences, encode, split_for_cells, write as write_kept
+from .page_setup import (HEADER_LINES, LINE_HEIGHT, MIN_WIDTH, VALUE_WIDTH, column_width, measured_widths,
+                         row_heights, set_up_page, sheet_print)
 from .layout import Table, a1, col_index, defined_name, parse_a1, sheet_cell
 from .reader import opened, read_cells
 from .system_sheet import TRUE, FALSE
@@ -64,7 +66,7 @@ def build_workbook(sheet: "SystemSheet", doc: Mapping[str, Any] | None,
     data = _build(sheet, doc, opts, context, "", appendix, flavour)
     with opened(data) as named:
         read, rd = read_cells(sheet, named)
-        text = kept.encode(kept.differences(sheet, sheet.normal(doc, read), read, rd))
+        text = encode(differences(sheet, sheet.normal(doc, read), read, rd))
     return _build(sheet, doc, opts, context, text, appendix, flavour) if text else data
 
 
@@ -165,14 +167,14 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
         ws_data.write_string(0, 3, "formulas")
         ws_data.write_string(0, 4, XLWINGS)
         wb.define_name(FLAVOUR_PROPERTY, "=" + sheet_cell(layout.data_sheet, 0, 4))
-    kept.write(wb, ws_data, layout.data_sheet, sheet.system, kept_text)
+    write_kept(wb, ws_data, layout.data_sheet, sheet.system, kept_text)
     for ws in worksheets.values():  # the character's or unit's own sheets: measured widths
         writer.fit_columns(ws)
     if appendix is not None:
         worksheets[appendix.title] = _appendix(wb, appendix, fmt)
     for ws in wb.worksheets():  # every printed sheet, the rules and a catalog sheet too
         if ws is not ws_data:
-            page_setup.set_up_page(ws, page_setup.sheet_print(layout.raw, ws.name), layout.title,
+            set_up_page(ws, sheet_print(layout.raw, ws.name), layout.title,
                                    ws.dim_rowmax or 0, ws.dim_colmax or 0)
 
     for ws in worksheets.values():
@@ -223,8 +225,6 @@ def rows_of(doc, table: Table) -> list[Any]:
 def cell_text(text: str) -> str:
     """What a cell can hold of ``text``: at most 32,767 characters, no lone surrogate (U+FFFD in
     its place). The whole text is kept beside the cells (``kept.py``), so nothing is lost."""
-    from .kept import split_for_cells
-
     if _LONE_SURROGATE.search(text):
         text = _LONE_SURROGATE.sub("\ufffd", text)
     return split_for_cells(text)[0] if len(text) > 16_383 else text
@@ -277,16 +277,16 @@ class SheetWriter:
         (a table's working columns) folded away in an outline group, so they do not print."""
         helpers = self._helpers.get(ws.name, set())
         wrapped = (self.fmt["input"], self.fmt["calc"])
-        widths = page_setup.measured_widths(ws, self._floors.get(ws.name, {}), wrapped,
+        widths = measured_widths(ws, self._floors.get(ws.name, {}), wrapped,
                                             (self.fmt["th"],))
-        for r, height in page_setup.row_heights(ws, widths, wrapped).items():
+        for r, height in row_heights(ws, widths, wrapped).items():
             ws.set_row(r, height)
         for c in sorted(set(widths) | helpers):
-            ws.set_column(c, c, widths.get(c, page_setup.MIN_WIDTH), None,
+            ws.set_column(c, c, widths.get(c, MIN_WIDTH), None,
                           {"hidden": True, "level": 1} if c in helpers else {})
         for c in sorted(helpers):
             if c + 1 not in helpers:  # the group's button, on the column after it
-                ws.set_column(c + 1, c + 1, widths.get(c + 1, page_setup.MIN_WIDTH), None,
+                ws.set_column(c + 1, c + 1, widths.get(c + 1, MIN_WIDTH), None,
                               {"collapsed": True})
 
     def validate(self, ws, r: int, c: int, rule: dict[str, Any]) -> None:
@@ -295,11 +295,11 @@ class SheetWriter:
         self._validations.setdefault(key, (rule, []))[1].append((r, c))
         source = rule.get("source")
         if isinstance(source, str) and source.startswith("=list."):  # room for its longest label
-            self.widen(ws, c, page_setup.column_width(
+            self.widen(ws, c, column_width(
                 (str(label) for _, label in self.lists.get(source[len("=list."):], ())),
-                cap=page_setup.VALUE_WIDTH))
+                cap=VALUE_WIDTH))
         elif isinstance(source, list):
-            self.widen(ws, c, page_setup.column_width(source))
+            self.widen(ws, c, column_width(source))
 
     def flush(self) -> None:
         """Each rule as one validation over all its cells: a table's column is one range, and
@@ -316,7 +316,7 @@ class SheetWriter:
         r, c = parse_a1(fld.cell)
         ws.write(r, c - 1, fld.label, self.fmt["label"])
         if fld.kind == "text":  # a name or a memo: the width the layout gives typed text
-            self.widen(ws, c, self.layout.raw.get("print", {}).get("text_width", page_setup.MIN_WIDTH))
+            self.widen(ws, c, self.layout.raw.get("print", {}).get("text_width", MIN_WIDTH))
         self.input(ws, r, c, value, fld.kind, defined_name(fld.pointer, self.layout.system),
                    list_id=fld.list, lo=fld.min, hi=fld.max, pointer=fld.pointer)
 
@@ -410,7 +410,7 @@ class SheetWriter:
             "autofilter": False,
             "columns": [{"header": col.header, "header_format": self.fmt["th"]}
                         for col in table.columns]})
-        ws.set_row(hr, page_setup.HEADER_LINES * page_setup.LINE_HEIGHT)
+        ws.set_row(hr, HEADER_LINES * LINE_HEIGHT)
         for j, col in enumerate(table.columns):
             if col.width:
                 self.widen(ws, first_col + j, col.width)

@@ -83,8 +83,9 @@ class SystemSheet:
         writer fills fields, blocks and tables from it. Default: the document itself."""
         return doc
 
-    def write_blocks(self, writer: SheetWriting, ws, doc, cached: Cached) -> None:
-        """Input areas a plain field or table cannot describe."""
+    def write_blocks(self, writer: SheetWriting, ws, doc, cached: Any) -> None:
+        """Input areas a plain field or table cannot describe; ``cached`` is what this system's
+        :meth:`cached` returned."""
 
     def decorate_table(self, writer: SheetWriting, ws, table: Table) -> None:
         """Extra red-cell rules for a table."""

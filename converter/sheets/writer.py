@@ -375,7 +375,7 @@ class SheetWriter:
         if name:
             self.wb.define_name(name, "=" + sheet_cell(ws.name, r, c))
 
-    def not_in_list(self, ws, first_row: int, col: int, last_row: int, list_id: str) -> None:
+    def not_in_list(self, ws, first_row: int, col: int, last_row: int, list_id: str | None) -> None:
         """Red where a cell holds a value its dropdown does not offer (pasted or legacy)."""
         ref = a1(first_row, col)
         ws.conditional_format(first_row, col, last_row, col, {

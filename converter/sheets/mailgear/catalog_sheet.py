@@ -24,7 +24,7 @@ from ...rules.mailgear.catalog import Catalog, TABLES
 from ...rules.mailgear.tables import tables
 from ..layout import Layout, a1
 from .formulas import MailgearFormulas, excel_key, key_stage_values, key_stages
-from .view import effect_entries, extra_effects, item_entry, item_row
+from .view import effect_entries, extra_effects, is_number, item_entry, item_row
 from ..system_sheet import FALSE, TRUE
 
 _DEFAULTS = {"catalog": "mailgear", "format": 1}
@@ -168,9 +168,8 @@ def further_effect(row: Mapping[str, Any], uses: Mapping[str, int]) -> dict[str,
             ("stat", "effect_stat", "effect_amount", t.stat_labels)):
         value, amount = row.get(name_col), row.get(amount_col)
         listed = isinstance(value, str) and value in labels  # an id: its label is in the cell
-        number = isinstance(amount, (int, float)) and not isinstance(amount, bool)
         out[what] = labels[value] if listed else None  # compared with a label only
-        ok = bool(key) and listed and number and (what == "stat" or amount >= 1)
+        ok = bool(key) and listed and is_number(amount) and (what == "stat" or amount >= 1)
         out["eff_levels" if what == "skill" else "eff_amount"] = amount if ok else 0
     return out
 
@@ -302,7 +301,7 @@ class CatalogSheet:
             entries, skip = self.entries(raw, table.id)
             if skip:
                 rest.setdefault("skipped", {})[table.id] = {str(i): raw[table.id][i] for i in skip}
-            for p, (e, back) in enumerate(zip(entries, self._back(table, entries))):
+            for p, (e, back) in enumerate(zip(entries, self._back(table, entries), strict=False)):
                 if back != e:
                     rest.setdefault("kept", {}).setdefault(table.id, {})[str(p)] = \
                         {"if": back, "then": copy.deepcopy(e)}
@@ -316,9 +315,7 @@ class CatalogSheet:
         if col.key == "reached":
             first = table.columns[0].key
             threshold = (data or {}).get(first)
-            number = isinstance(threshold, (int, float)) and not isinstance(threshold, bool)
-            ok = number and isinstance(amount, (int, float)) and not isinstance(amount, bool) \
-                and threshold <= amount
+            ok = is_number(threshold) and is_number(amount) and threshold <= amount
             return f.catalog_reached(table.id, a1(r, table.col(first))), threshold if ok else ""
         if col.computed == "key_stage":
             return CatalogSheet._key_stage(table, r, data, int(col.key.rsplit("_", 1)[1]) - 1)
@@ -422,7 +419,7 @@ class CatalogSheet:
                 rows, places = options_from_rows([r for r, _ in read["options"]],
                                                  [r for r, _ in read["option_effects"]])
                 row_cells += [{} for _ in range(len(rows) - len(row_cells))]
-                for (row, c), at in zip(read["option_effects"], places):
+                for (_, c), at in zip(read["option_effects"], places, strict=True):
                     for p, k in at:
                         if p >= len(read["options"]) and "name" in c:
                             row_cells[p].setdefault("name", c["name"])

@@ -297,7 +297,8 @@ def restore(sheet: "SystemSheet", doc: dict[str, Any], rd: "CellReader") -> None
         return
     entries = [e for e in kept if _well_formed(e)]
     holding = [(e, _holds(e, doc)) for e in entries]  # against the cells' reading, before any change
-    left = [e for e in kept if not _well_formed(e)] + _restore_sets(doc, holding) + _restore_lists(doc, holding)
+    left = [e for e in kept if not _well_formed(e)]
+    left += _restore_sets(doc, holding) + _restore_lists(doc, holding)
     _restore_computed(sheet, doc, rd, entries)
     if left:
         _extra(doc).setdefault(KEPT, []).extend(left)

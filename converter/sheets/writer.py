@@ -22,7 +22,7 @@ from ..rules.options import resolve_options
 from .kept import differences, encode, split_for_cells, write as write_kept
 from .page_setup import (HEADER_LINES, LINE_HEIGHT, MIN_WIDTH, VALUE_WIDTH, column_width, measured_widths,
                          row_heights, set_up_page, sheet_print)
-from .layout import Table, a1, col_index, defined_name, parse_a1, sheet_cell
+from .layout import Layout, Table, a1, col_index, defined_name, parse_a1, sheet_cell
 from .reader import opened, read_cells
 from .system_sheet import TRUE, FALSE
 from .xlwings_flavour import FLAVOUR_PROPERTY, XLWINGS
@@ -92,31 +92,10 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
     wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False,
                                    "strings_to_numbers": False, "strings_to_urls": False})
     wb.worksheet_class = FastFormulaWorksheet
-    wb.set_properties({"title": layout.title, "author": "mechasheet", "created": FIXED_DATE,
-                       "comments": f"mechasheet template {layout.template}"})
-    wb.set_custom_property("mechasheet.template", layout.template)
-    if flavour is not None:
-        wb.set_custom_property(FLAVOUR_PROPERTY, XLWINGS)
-    fmt = {
-        "h": wb.add_format({"bold": True, "bg_color": "#DDE3EA", "border": 1}),
-        "th": wb.add_format({"bold": True, "text_wrap": True, "valign": "top"}),  # a table's header
-        "title": wb.add_format({"bold": True, "font_size": 14}),
-        "label": wb.add_format({"bold": True, "valign": "top"}),  # beside a wrapped text's first line
-        # Inputs and computed cells wrap a text longer than their column (a memo, a name).
-        "input": wb.add_format({"locked": False, "bg_color": "#FFF9DB", "border": 1,
-                                "text_wrap": True, "valign": "top"}),
-        "calc": wb.add_format({"locked": True, "bg_color": "#EEEEEE", "border": 1,
-                               "text_wrap": True, "valign": "top"}),
-        "bad": wb.add_format({"bg_color": "#FFC7CE", "font_color": "#9C0006"}),
-    }
-    ws_in = wb.add_worksheet(layout.input_sheet)
-    worksheets = {layout.input_sheet: ws_in}
-    # Sheets in order of first use: fields and computed cells placed on another sheet, then tables.
-    for name in [f.sheet for f in layout.fields] + [c.get("sheet") for c in layout.computed] \
-            + [tb.sheet for tb in layout.tables]:
-        if name and name not in worksheets:
-            worksheets[name] = wb.add_worksheet(name)
-    ws_rules = wb.add_worksheet(layout.rules_sheet)
+    _properties(wb, layout, flavour)
+    fmt = _formats(wb)
+    worksheets = _worksheets(wb, layout)
+    ws_in, ws_rules = worksheets[layout.input_sheet], wb.add_worksheet(layout.rules_sheet)
     ws_data = wb.add_worksheet(layout.data_sheet)
     ws_data.hide()
     sheet.write_rules_for(wb, ws_rules, opts, fmt, doc, dict(context or {}))
@@ -128,13 +107,72 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
         flavour.bind({name: ref for name, _, ref, _ in wb.defined_names})
     view = sheet.shown(doc) if doc else doc  # the document as the sheet lays it out
     writer.doc, writer.cached = view, cached
+    _write_inputs(writer, worksheets, ws_in, view, cached)
+    _write_computed(writer, worksheets, doc, cached)
+    sheet.finish(writer, ws_in)
+    writer.flush()
+    _write_data_sheet(wb, ws_data, layout, flavour, kept_text)
+    for ws in worksheets.values():  # the character's or unit's own sheets: measured widths
+        writer.fit_columns(ws)
+    if appendix is not None:
+        worksheets[appendix.title] = _appendix(wb, appendix, fmt)
+    for ws in wb.worksheets():  # every printed sheet, the rules and a catalog sheet too
+        if ws is not ws_data:
+            set_up_page(ws, sheet_print(layout.raw, ws.name), layout.title,
+                        ws.dim_rowmax or 0, ws.dim_colmax or 0)
+    for ws in worksheets.values():
+        ws.protect("", {"format_columns": True, "format_rows": True, "insert_rows": True,
+                        "delete_rows": True, "sort": True, "autofilter": True})
+    wb.close()
+    return buf.getvalue()
 
+
+def _properties(wb, layout: Layout, flavour: "XlwingsFormulas | None") -> None:
+    """The workbook's title and the template (and flavour) it is."""
+    wb.set_properties({"title": layout.title, "author": "mechasheet", "created": FIXED_DATE,
+                       "comments": f"mechasheet template {layout.template}"})
+    wb.set_custom_property("mechasheet.template", layout.template)
+    if flavour is not None:
+        wb.set_custom_property(FLAVOUR_PROPERTY, XLWINGS)
+
+
+def _formats(wb) -> dict[str, Any]:
+    """The cell formats every sheet shares, by role."""
+    return {
+        "h": wb.add_format({"bold": True, "bg_color": "#DDE3EA", "border": 1}),
+        "th": wb.add_format({"bold": True, "text_wrap": True, "valign": "top"}),  # a table's header
+        "title": wb.add_format({"bold": True, "font_size": 14}),
+        "label": wb.add_format({"bold": True, "valign": "top"}),  # beside a wrapped text's first line
+        # Inputs and computed cells wrap a text longer than their column (a memo, a name).
+        "input": wb.add_format({"locked": False, "bg_color": "#FFF9DB", "border": 1,
+                                "text_wrap": True, "valign": "top"}),
+        "calc": wb.add_format({"locked": True, "bg_color": "#EEEEEE", "border": 1,
+                               "text_wrap": True, "valign": "top"}),
+        "bad": wb.add_format({"bg_color": "#FFC7CE", "font_color": "#9C0006"}),
+    }
+
+
+def _worksheets(wb, layout: Layout) -> dict[str, Any]:
+    """The document's own sheets by name: the input sheet, then those of fields and computed
+    cells placed on another sheet, then the tables', in order of first use."""
+    worksheets = {layout.input_sheet: wb.add_worksheet(layout.input_sheet)}
+    for name in [f.sheet for f in layout.fields] + [c.get("sheet") for c in layout.computed] \
+            + [tb.sheet for tb in layout.tables]:
+        if name and name not in worksheets:
+            worksheets[name] = wb.add_worksheet(name)
+    return worksheets
+
+
+def _write_inputs(writer: "SheetWriter", worksheets: Mapping[str, Any], ws_in,
+                  view: Mapping[str, Any] | None, cached: "Cached") -> None:
+    """The title, the fields, the system's blocks and the tables, filled from the document as
+    the sheet lays it out (``view``)."""
+    layout, fmt = writer.layout, writer.fmt
     ws_in.write(0, 1, layout.title, fmt["title"])
     for fld in layout.fields:
         writer.field(worksheets[fld.sheet or layout.input_sheet], fld,
                      get(view, fld.pointer) if view else None)
-    sheet.write_blocks(writer, ws_in, view, cached)
-
+    writer.sheet.write_blocks(writer, ws_in, view, cached)
     titled: set[str] = set()
     sheet_titles = layout.raw.get("sheet_titles", {})
     for table in layout.tables:
@@ -145,21 +183,26 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
         ws.write(table.header_row - 2, col_index(table.first_col), table.label, fmt["label"])
         writer.table(ws, table, rows_of(view, table), cached)
 
+
+def _write_computed(writer: "SheetWriter", worksheets: Mapping[str, Any], doc: Mapping[str, Any] | None,
+                    cached: "Cached") -> None:
+    """The layout's computed cells with the engine's values; a written total that differs is
+    kept as typed, as a hand-typed total would be."""
+    layout = writer.layout
     declared = layout.raw.get("declared_total")
     for comp in layout.computed:
         ws = worksheets[comp.get("sheet") or layout.input_sheet]
         r, c = parse_a1(comp["cell"])
-        ws.write(r, c - 1, comp["label"], fmt["label"])
+        ws.write(r, c - 1, comp["label"], writer.fmt["label"])
         value = cached.scalar(comp["formula"])
         if comp["name"] == declared and doc and doc.get("declared_total") not in (None, value):
-            # A document whose written total differs keeps it, as a hand-typed total would be.
             writer.input(ws, r, c, doc["declared_total"], "int", comp["name"], pointer="/declared_total")
         else:
-            writer.computed(ws, r, c, sheet.formula(comp["formula"]), value, comp["name"])
-    sheet.finish(writer, ws_in)
-    writer.flush()
+            writer.computed(ws, r, c, writer.sheet.formula(comp["formula"]), value, comp["name"])
 
-    # Identity, and what the cells cannot say.
+
+def _write_data_sheet(wb, ws_data, layout: Layout, flavour: "XlwingsFormulas | None", kept_text: str) -> None:
+    """The hidden data sheet: the template's identity, the flavour, what the cells cannot say."""
     ws_data.write_string(0, 0, "template")
     ws_data.write_string(0, 1, layout.template)
     wb.define_name("mechasheet.template", "=" + sheet_cell(layout.data_sheet, 0, 1))
@@ -167,21 +210,7 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
         ws_data.write_string(0, 3, "formulas")
         ws_data.write_string(0, 4, XLWINGS)
         wb.define_name(FLAVOUR_PROPERTY, "=" + sheet_cell(layout.data_sheet, 0, 4))
-    write_kept(wb, ws_data, layout.data_sheet, sheet.system, kept_text)
-    for ws in worksheets.values():  # the character's or unit's own sheets: measured widths
-        writer.fit_columns(ws)
-    if appendix is not None:
-        worksheets[appendix.title] = _appendix(wb, appendix, fmt)
-    for ws in wb.worksheets():  # every printed sheet, the rules and a catalog sheet too
-        if ws is not ws_data:
-            set_up_page(ws, sheet_print(layout.raw, ws.name), layout.title,
-                                   ws.dim_rowmax or 0, ws.dim_colmax or 0)
-
-    for ws in worksheets.values():
-        ws.protect("", {"format_columns": True, "format_rows": True, "insert_rows": True,
-                        "delete_rows": True, "sort": True, "autofilter": True})
-    wb.close()
-    return buf.getvalue()
+    write_kept(wb, ws_data, layout.data_sheet, layout.system, kept_text)
 
 
 def _appendix(wb, appendix: Appendix, fmt: Mapping[str, Any]):

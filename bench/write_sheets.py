@@ -20,8 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from converter.sheets import sheet_bytes, template_bytes  # noqa: E402
-import converter.sheets.writer as writer  # noqa: E402
-from converter.sheets.xlsx_worksheet import shared_worksheet_class  # noqa: E402
+import converter.sheets.xlsx_worksheet as worksheet  # noqa: E402
 
 TARGET_MS = 40.0
 
@@ -47,15 +46,15 @@ def _time(build, rounds: int) -> tuple[float, bytes]:
 
 
 def main(rounds: int = 5) -> int:
-    fast_class = writer.worksheet_class
+    fast_class = worksheet.FastFormulaWorksheet
     cases = [(f"{s} template", lambda s=s: template_bytes(s)) for s in ("up", "mailgear", "pp")]
     cases += [(name, lambda d=doc: sheet_bytes(d)) for name, doc in _documents()]
     print(f"{'sheet':34} {'baseline ms':>12} {'mechasheet ms':>14} {'ratio':>6}")
     filled = []
     for name, build in cases:
-        writer.worksheet_class = shared_worksheet_class
+        worksheet.FastFormulaWorksheet = worksheet.SharedFormulaWorksheet  # the writer's class
         base_ms, base_bytes = _time(build, rounds)
-        writer.worksheet_class = fast_class
+        worksheet.FastFormulaWorksheet = fast_class
         ms, data = _time(build, rounds)
         if data != base_bytes:
             print(f"{name}: the bytes differ from the baseline's", file=sys.stderr)

@@ -155,39 +155,48 @@ class _Differ:
             return
         inner = at if is_item else item
         if isinstance(was, dict) and isinstance(reads, dict):
-            for key, value in was.items():
-                here = at + pointer(key)
-                if key in reads:
-                    self.diff(value, reads[key], here, inner, False)
-                elif isinstance(value, list) and value:
-                    self.diff(value, [], here, inner, False)  # items of a list the sheet lacks
-                else:
-                    self.set(here, inner, value, ABSENT)
-            for key, value in reads.items():
-                if key not in was:
-                    self.set(at + pointer(key), inner, ABSENT, value)
-            return
-        if isinstance(was, list) and isinstance(reads, list):
-            pairs = _align(was, reads)
-            for i, j in pairs:
-                self.diff(was[i], reads[j], f"{at}/{j}", inner, True)
-            matched = {j for _, j in pairs}
-            removed = [[f"{at}/{j}", value] for j, value in enumerate(reads) if j not in matched]
-            self.out += [{"op": "remove", "at": ptr, "reads": value} for ptr, value in removed]
-            placed = {i for i, _ in pairs}
-            for i, value in enumerate(was):
-                if i in placed:
-                    continue
-                # An item the sheet shows elsewhere in the list (moved, or a duplicate) yields to
-                # any edit of the list; one it does not show only to an edit of what replaced it.
-                shown = any(_same(value, r) for r in reads)
-                places = ((self.witness(at, item) or []) if shown else []) + removed
-                entry = {"op": "insert", "at": f"{at}/{i}", "was": value}
-                if places:
-                    entry["with"] = places
-                self.out.append(entry)
-            return
-        self.set(at, item, was, reads)
+            self.diff_objects(was, reads, at, inner)
+        elif isinstance(was, list) and isinstance(reads, list):
+            self.diff_lists(was, reads, at, item, inner)
+        else:
+            self.set(at, item, was, reads)
+
+    def diff_objects(self, was: dict[str, Any], reads: dict[str, Any], at: str, inner: str | None) -> None:
+        """Key by key; a key only one side has is set (or absent) there."""
+        for key, value in was.items():
+            here = at + pointer(key)
+            if key in reads:
+                self.diff(value, reads[key], here, inner, False)
+            elif isinstance(value, list) and value:
+                self.diff(value, [], here, inner, False)  # items of a list the sheet lacks
+            else:
+                self.set(here, inner, value, ABSENT)
+        for key, value in reads.items():
+            if key not in was:
+                self.set(at + pointer(key), inner, ABSENT, value)
+
+    def diff_lists(self, was: list[Any], reads: list[Any], at: str, item: str | None,
+                   inner: str | None) -> None:
+        """Paired items compared; an item read but not written is removed, one written but not
+        read is inserted."""
+        pairs = _align(was, reads)
+        for i, j in pairs:
+            self.diff(was[i], reads[j], f"{at}/{j}", inner, True)
+        matched = {j for _, j in pairs}
+        removed = [[f"{at}/{j}", value] for j, value in enumerate(reads) if j not in matched]
+        self.out += [{"op": "remove", "at": ptr, "reads": value} for ptr, value in removed]
+        placed = {i for i, _ in pairs}
+        for i, value in enumerate(was):
+            if i in placed:
+                continue
+            # An item the sheet shows elsewhere in the list (moved, or a duplicate) yields to
+            # any edit of the list; one it does not show only to an edit of what replaced it.
+            shown = any(_same(value, r) for r in reads)
+            places = ((self.witness(at, item) or []) if shown else []) + removed
+            entry = {"op": "insert", "at": f"{at}/{i}", "was": value}
+            if places:
+                entry["with"] = places
+            self.out.append(entry)
 
     def set(self, at: str, item: str | None, was: Any, reads: Any) -> None:
         entry: dict[str, Any] = {"op": "set", "at": at}
@@ -269,7 +278,7 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, float) and a != a:
         return b != b
     return a == b
@@ -278,7 +287,8 @@ def _same(a: Any, b: Any) -> bool:
 # --- reading: applying what was kept ------------------------------------------------------------
 
 def restore(sheet: "SystemSheet", doc: dict[str, Any], rd: "CellReader") -> None:
-    """Apply the workbook's kept content to ``doc`` (what its cells read)."""
+    """Apply the workbook's kept content to ``doc`` (what its cells read); what no longer fits
+    goes under ``extra._kept``."""
     kept = stored(rd.named, sheet.system)
     if kept is None:
         return
@@ -286,36 +296,65 @@ def restore(sheet: "SystemSheet", doc: dict[str, Any], rd: "CellReader") -> None
         _legacy(doc, kept)
         return
     entries = [e for e in kept if _well_formed(e)]
-    left: list[Any] = [e for e in kept if not _well_formed(e)]
-    holds = [_holds(e, doc) for e in entries]  # against the cells' reading, before any change
-    for e, ok in zip(entries, holds):
+    holding = [(e, _holds(e, doc)) for e in entries]  # against the cells' reading, before any change
+    left = [e for e in kept if not _well_formed(e)]
+    left += _restore_sets(doc, holding) + _restore_lists(doc, holding)
+    _restore_computed(sheet, doc, rd, entries)
+    if left:
+        _extra(doc).setdefault(KEPT, []).extend(left)
+
+
+_Holding = list[tuple[dict[str, Any], bool]]  # each entry, and whether the sheet still reads as written
+
+
+def _restore_sets(doc: dict[str, Any], holding: _Holding) -> list[dict[str, Any]]:
+    """Apply each set entry that holds; the written value of one that does not is left over."""
+    left = []
+    for e, ok in holding:
         if e["op"] == "set" and not (ok and _apply_set(doc, e)) and "was" in e:
             left.append({"at": e["at"], "was": e["was"]})
-    lists: dict[str, list[tuple[dict[str, Any], bool]]] = {}
-    for e, ok in zip(entries, holds):
+    return left
+
+
+def _restore_lists(doc: dict[str, Any], holding: _Holding) -> list[dict[str, Any]]:
+    """Apply the insert and remove entries list by list, inner lists first (so that the outer
+    lists' indices still hold); the items of inserts that do not hold are left over."""
+    lists: dict[str, _Holding] = {}
+    for e, ok in holding:
         if e["op"] in ("insert", "remove"):
             lists.setdefault(parent(e["at"]), []).append((e, ok))
-    for at in sorted(lists, key=lambda p: -len(parse(p))):  # inner lists first: outer indices hold
-        ops = lists[at]
-        if get(doc, at, ABSENT) is ABSENT and any(ok for e, ok in ops if e["op"] == "insert"):
-            _put(doc, at, [])  # a list the sheet reads nothing of
-        items = get(doc, at)
-        for e, ok in sorted((x for x in ops if x[0]["op"] == "remove"), key=lambda x: -_index(x[0])):
-            if ok and isinstance(items, list) and _index(e) < len(items):
-                del items[_index(e)]
-        for e, ok in sorted((x for x in ops if x[0]["op"] == "insert"), key=lambda x: _index(x[0])):
-            if ok and isinstance(items, list) and _index(e) <= len(items):
-                items.insert(_index(e), e["was"])
-            else:
-                left.append({"at": e["at"], "was": e["was"]})
+    left: list[dict[str, Any]] = []
+    for at in sorted(lists, key=lambda p: -len(parse(p))):
+        left += _restore_list(doc, at, lists[at])
+    return left
+
+
+def _restore_list(doc: dict[str, Any], at: str, ops: _Holding) -> list[dict[str, Any]]:
+    """One list's removes (last index first), then its inserts (first index first)."""
+    if get(doc, at, ABSENT) is ABSENT and any(ok for e, ok in ops if e["op"] == "insert"):
+        _put(doc, at, [])  # a list the sheet reads nothing of
+    items = get(doc, at)
+    for e, ok in sorted((x for x in ops if x[0]["op"] == "remove"), key=lambda x: -_index(x[0])):
+        if ok and isinstance(items, list) and _index(e) < len(items):
+            del items[_index(e)]
+    left = []
+    for e, ok in sorted((x for x in ops if x[0]["op"] == "insert"), key=lambda x: _index(x[0])):
+        if ok and isinstance(items, list) and _index(e) <= len(items):
+            items.insert(_index(e), e["was"])
+        else:
+            left.append({"at": e["at"], "was": e["was"]})
+    return left
+
+
+def _restore_computed(sheet: "SystemSheet", doc: dict[str, Any], rd: "CellReader",
+                      entries: list[dict[str, Any]]) -> None:
+    """Each computed entry's value as its cell now shows it (nothing where the cell is blank)."""
     for e in entries:
         if e["op"] == "computed":
             where = sheet.computed_cell(e["at"])
             value = computed_value(rd, where) if where is not None else ABSENT
             if value is not ABSENT:
                 _put(doc, e["at"], value)
-    if left:
-        _extra(doc).setdefault(KEPT, []).extend(left)
 
 
 def _well_formed(e: Any) -> bool:

@@ -19,7 +19,7 @@ from ..core.findings import Finding
 from ..core.identity_cache import IdentityCache
 from ..core.pointers import put
 from ..rules.options import option_declarations, reading_value
-from . import kept
+import converter.sheets.kept as kept  # not `from . import kept`: the package imports this module
 from .cells import CellReader, NamedCells
 from .layout import Table, defined_name
 from .system_sheet import sheet_systems, system_sheet

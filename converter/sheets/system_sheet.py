@@ -15,7 +15,6 @@ from .layout import Layout, Table, load_layout
 
 if TYPE_CHECKING:
     from .cells import CellReader
-    from .writer import SheetWriter
 
 TRUE, FALSE = "○", "×"
 
@@ -26,6 +25,27 @@ class Cached(Protocol):
     def scalar(self, name: str) -> Any: ...
 
     def row(self, table: Table, index: int, key: str) -> Any: ...
+
+
+class SheetWriting(Protocol):
+    """What a system's hooks use of the one writer (``writer.SheetWriter``): the workbook, its
+    formats, the document as shown and the engine's values; input and computed cells."""
+
+    wb: Any
+    fmt: dict[str, Any]
+    doc: Mapping[str, Any] | None
+    cached: Cached | None
+
+    def input(self, ws: Any, r: int, c: int, value: Any, kind: str, name: str | None = None, *,
+              list_id: str | None = None, lo: int | None = None, hi: int | None = None,
+              pointer: str = "", keep_false: bool = True, in_table: bool = False) -> None: ...
+
+    def computed(self, ws: Any, r: int, c: int, formula: str, value: Any,
+                 name: str | None = None) -> None: ...
+
+    def widen(self, ws: Any, col: int, width: float) -> None: ...
+
+    def fold(self, ws: Any, col: int) -> None: ...
 
 
 class SystemSheet:
@@ -64,13 +84,14 @@ class SystemSheet:
         writer fills fields, blocks and tables from it. Default: the document itself."""
         return doc
 
-    def write_blocks(self, writer: "SheetWriter", ws, doc, cached: Cached) -> None:
-        """Input areas a plain field or table cannot describe."""
+    def write_blocks(self, writer: SheetWriting, ws, doc, cached: Any) -> None:
+        """Input areas a plain field or table cannot describe; ``cached`` is what this system's
+        :meth:`cached` returned."""
 
-    def decorate_table(self, writer: "SheetWriter", ws, table: Table) -> None:
+    def decorate_table(self, writer: SheetWriting, ws, table: Table) -> None:
         """Extra red-cell rules for a table."""
 
-    def finish(self, writer: "SheetWriter", ws) -> None:
+    def finish(self, writer: SheetWriting, ws) -> None:
         """Last touches on the input sheet (red-cell rules on totals)."""
 
     def check_capacity(self, doc: Mapping[str, Any]) -> None:

@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Any, Sequence
 from ..core.errors import OutputError
 from ..core.pointers import get, pointer
 from ..rules.options import resolve_options
-from . import kept, page_setup
-from .layout import Table, a1, col_index, defined_name, parse_a1, sheet_cell
+from .kept import differences, encode, split_for_cells, write as write_kept
+from .page_setup import (HEADER_LINES, LINE_HEIGHT, MIN_WIDTH, VALUE_WIDTH, column_width, measured_widths,
+                         row_heights, set_up_page, sheet_print)
+from .layout import Layout, Table, a1, col_index, defined_name, parse_a1, sheet_cell
 from .reader import opened, read_cells
 from .system_sheet import TRUE, FALSE
-from .xlsx_worksheet import worksheet_class
 from .xlwings_flavour import FLAVOUR_PROPERTY, XLWINGS
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ def build_workbook(sheet: "SystemSheet", doc: Mapping[str, Any] | None,
     data = _build(sheet, doc, opts, context, "", appendix, flavour)
     with opened(data) as named:
         read, rd = read_cells(sheet, named)
-        text = kept.encode(kept.differences(sheet, sheet.normal(doc, read), read, rd))
+        text = encode(differences(sheet, sheet.normal(doc, read), read, rd))
     return _build(sheet, doc, opts, context, text, appendix, flavour) if text else data
 
 
@@ -84,36 +85,17 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
     properties and data sheet when there is one."""
     import xlsxwriter
 
+    from .xlsx_worksheet import FastFormulaWorksheet
+
     layout = sheet.layout
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False,
                                    "strings_to_numbers": False, "strings_to_urls": False})
-    wb.worksheet_class = worksheet_class()
-    wb.set_properties({"title": layout.title, "author": "mechasheet", "created": FIXED_DATE,
-                       "comments": f"mechasheet template {layout.template}"})
-    wb.set_custom_property("mechasheet.template", layout.template)
-    if flavour is not None:
-        wb.set_custom_property(FLAVOUR_PROPERTY, XLWINGS)
-    fmt = {
-        "h": wb.add_format({"bold": True, "bg_color": "#DDE3EA", "border": 1}),
-        "th": wb.add_format({"bold": True, "text_wrap": True, "valign": "top"}),  # a table's header
-        "title": wb.add_format({"bold": True, "font_size": 14}),
-        "label": wb.add_format({"bold": True, "valign": "top"}),  # beside a wrapped text's first line
-        # Inputs and computed cells wrap a text longer than their column (a memo, a name).
-        "input": wb.add_format({"locked": False, "bg_color": "#FFF9DB", "border": 1,
-                                "text_wrap": True, "valign": "top"}),
-        "calc": wb.add_format({"locked": True, "bg_color": "#EEEEEE", "border": 1,
-                               "text_wrap": True, "valign": "top"}),
-        "bad": wb.add_format({"bg_color": "#FFC7CE", "font_color": "#9C0006"}),
-    }
-    ws_in = wb.add_worksheet(layout.input_sheet)
-    worksheets = {layout.input_sheet: ws_in}
-    # Sheets in order of first use: fields and computed cells placed on another sheet, then tables.
-    for name in [f.sheet for f in layout.fields] + [c.get("sheet") for c in layout.computed] \
-            + [tb.sheet for tb in layout.tables]:
-        if name and name not in worksheets:
-            worksheets[name] = wb.add_worksheet(name)
-    ws_rules = wb.add_worksheet(layout.rules_sheet)
+    wb.worksheet_class = FastFormulaWorksheet
+    _properties(wb, layout, flavour)
+    fmt = _formats(wb)
+    worksheets = _worksheets(wb, layout)
+    ws_in, ws_rules = worksheets[layout.input_sheet], wb.add_worksheet(layout.rules_sheet)
     ws_data = wb.add_worksheet(layout.data_sheet)
     ws_data.hide()
     sheet.write_rules_for(wb, ws_rules, opts, fmt, doc, dict(context or {}))
@@ -125,13 +107,72 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
         flavour.bind({name: ref for name, _, ref, _ in wb.defined_names})
     view = sheet.shown(doc) if doc else doc  # the document as the sheet lays it out
     writer.doc, writer.cached = view, cached
+    _write_inputs(writer, worksheets, ws_in, view, cached)
+    _write_computed(writer, worksheets, doc, cached)
+    sheet.finish(writer, ws_in)
+    writer.flush()
+    _write_data_sheet(wb, ws_data, layout, flavour, kept_text)
+    for ws in worksheets.values():  # the character's or unit's own sheets: measured widths
+        writer.fit_columns(ws)
+    if appendix is not None:
+        worksheets[appendix.title] = _appendix(wb, appendix, fmt)
+    for ws in wb.worksheets():  # every printed sheet, the rules and a catalog sheet too
+        if ws is not ws_data:
+            set_up_page(ws, sheet_print(layout.raw, ws.name), layout.title,
+                        ws.dim_rowmax or 0, ws.dim_colmax or 0)
+    for ws in worksheets.values():
+        ws.protect("", {"format_columns": True, "format_rows": True, "insert_rows": True,
+                        "delete_rows": True, "sort": True, "autofilter": True})
+    wb.close()
+    return buf.getvalue()
 
+
+def _properties(wb, layout: Layout, flavour: "XlwingsFormulas | None") -> None:
+    """The workbook's title and the template (and flavour) it is."""
+    wb.set_properties({"title": layout.title, "author": "mechasheet", "created": FIXED_DATE,
+                       "comments": f"mechasheet template {layout.template}"})
+    wb.set_custom_property("mechasheet.template", layout.template)
+    if flavour is not None:
+        wb.set_custom_property(FLAVOUR_PROPERTY, XLWINGS)
+
+
+def _formats(wb) -> dict[str, Any]:
+    """The cell formats every sheet shares, by role."""
+    return {
+        "h": wb.add_format({"bold": True, "bg_color": "#DDE3EA", "border": 1}),
+        "th": wb.add_format({"bold": True, "text_wrap": True, "valign": "top"}),  # a table's header
+        "title": wb.add_format({"bold": True, "font_size": 14}),
+        "label": wb.add_format({"bold": True, "valign": "top"}),  # beside a wrapped text's first line
+        # Inputs and computed cells wrap a text longer than their column (a memo, a name).
+        "input": wb.add_format({"locked": False, "bg_color": "#FFF9DB", "border": 1,
+                                "text_wrap": True, "valign": "top"}),
+        "calc": wb.add_format({"locked": True, "bg_color": "#EEEEEE", "border": 1,
+                               "text_wrap": True, "valign": "top"}),
+        "bad": wb.add_format({"bg_color": "#FFC7CE", "font_color": "#9C0006"}),
+    }
+
+
+def _worksheets(wb, layout: Layout) -> dict[str, Any]:
+    """The document's own sheets by name: the input sheet, then those of fields and computed
+    cells placed on another sheet, then the tables', in order of first use."""
+    worksheets = {layout.input_sheet: wb.add_worksheet(layout.input_sheet)}
+    for name in [f.sheet for f in layout.fields] + [c.get("sheet") for c in layout.computed] \
+            + [tb.sheet for tb in layout.tables]:
+        if name and name not in worksheets:
+            worksheets[name] = wb.add_worksheet(name)
+    return worksheets
+
+
+def _write_inputs(writer: "SheetWriter", worksheets: Mapping[str, Any], ws_in,
+                  view: Mapping[str, Any] | None, cached: "Cached") -> None:
+    """The title, the fields, the system's blocks and the tables, filled from the document as
+    the sheet lays it out (``view``)."""
+    layout, fmt = writer.layout, writer.fmt
     ws_in.write(0, 1, layout.title, fmt["title"])
     for fld in layout.fields:
         writer.field(worksheets[fld.sheet or layout.input_sheet], fld,
                      get(view, fld.pointer) if view else None)
-    sheet.write_blocks(writer, ws_in, view, cached)
-
+    writer.sheet.write_blocks(writer, ws_in, view, cached)
     titled: set[str] = set()
     sheet_titles = layout.raw.get("sheet_titles", {})
     for table in layout.tables:
@@ -142,21 +183,26 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
         ws.write(table.header_row - 2, col_index(table.first_col), table.label, fmt["label"])
         writer.table(ws, table, rows_of(view, table), cached)
 
+
+def _write_computed(writer: "SheetWriter", worksheets: Mapping[str, Any], doc: Mapping[str, Any] | None,
+                    cached: "Cached") -> None:
+    """The layout's computed cells with the engine's values; a written total that differs is
+    kept as typed, as a hand-typed total would be."""
+    layout = writer.layout
     declared = layout.raw.get("declared_total")
     for comp in layout.computed:
         ws = worksheets[comp.get("sheet") or layout.input_sheet]
         r, c = parse_a1(comp["cell"])
-        ws.write(r, c - 1, comp["label"], fmt["label"])
+        ws.write(r, c - 1, comp["label"], writer.fmt["label"])
         value = cached.scalar(comp["formula"])
         if comp["name"] == declared and doc and doc.get("declared_total") not in (None, value):
-            # A document whose written total differs keeps it, as a hand-typed total would be.
             writer.input(ws, r, c, doc["declared_total"], "int", comp["name"], pointer="/declared_total")
         else:
-            writer.computed(ws, r, c, sheet.formula(comp["formula"]), value, comp["name"])
-    sheet.finish(writer, ws_in)
-    writer.flush()
+            writer.computed(ws, r, c, writer.sheet.formula(comp["formula"]), value, comp["name"])
 
-    # Identity, and what the cells cannot say.
+
+def _write_data_sheet(wb, ws_data, layout: Layout, flavour: "XlwingsFormulas | None", kept_text: str) -> None:
+    """The hidden data sheet: the template's identity, the flavour, what the cells cannot say."""
     ws_data.write_string(0, 0, "template")
     ws_data.write_string(0, 1, layout.template)
     wb.define_name("mechasheet.template", "=" + sheet_cell(layout.data_sheet, 0, 1))
@@ -164,21 +210,7 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
         ws_data.write_string(0, 3, "formulas")
         ws_data.write_string(0, 4, XLWINGS)
         wb.define_name(FLAVOUR_PROPERTY, "=" + sheet_cell(layout.data_sheet, 0, 4))
-    kept.write(wb, ws_data, layout.data_sheet, sheet.system, kept_text)
-    for ws in worksheets.values():  # the character's or unit's own sheets: measured widths
-        writer.fit_columns(ws)
-    if appendix is not None:
-        worksheets[appendix.title] = _appendix(wb, appendix, fmt)
-    for ws in wb.worksheets():  # every printed sheet, the rules and a catalog sheet too
-        if ws is not ws_data:
-            page_setup.set_up_page(ws, page_setup.sheet_print(layout.raw, ws.name), layout.title,
-                                   ws.dim_rowmax or 0, ws.dim_colmax or 0)
-
-    for ws in worksheets.values():
-        ws.protect("", {"format_columns": True, "format_rows": True, "insert_rows": True,
-                        "delete_rows": True, "sort": True, "autofilter": True})
-    wb.close()
-    return buf.getvalue()
+    write_kept(wb, ws_data, layout.data_sheet, layout.system, kept_text)
 
 
 def _appendix(wb, appendix: Appendix, fmt: Mapping[str, Any]):
@@ -222,8 +254,6 @@ def rows_of(doc, table: Table) -> list[Any]:
 def cell_text(text: str) -> str:
     """What a cell can hold of ``text``: at most 32,767 characters, no lone surrogate (U+FFFD in
     its place). The whole text is kept beside the cells (``kept.py``), so nothing is lost."""
-    from .kept import split_for_cells
-
     if _LONE_SURROGATE.search(text):
         text = _LONE_SURROGATE.sub("\ufffd", text)
     return split_for_cells(text)[0] if len(text) > 16_383 else text
@@ -276,16 +306,16 @@ class SheetWriter:
         (a table's working columns) folded away in an outline group, so they do not print."""
         helpers = self._helpers.get(ws.name, set())
         wrapped = (self.fmt["input"], self.fmt["calc"])
-        widths = page_setup.measured_widths(ws, self._floors.get(ws.name, {}), wrapped,
+        widths = measured_widths(ws, self._floors.get(ws.name, {}), wrapped,
                                             (self.fmt["th"],))
-        for r, height in page_setup.row_heights(ws, widths, wrapped).items():
+        for r, height in row_heights(ws, widths, wrapped).items():
             ws.set_row(r, height)
         for c in sorted(set(widths) | helpers):
-            ws.set_column(c, c, widths.get(c, page_setup.MIN_WIDTH), None,
+            ws.set_column(c, c, widths.get(c, MIN_WIDTH), None,
                           {"hidden": True, "level": 1} if c in helpers else {})
         for c in sorted(helpers):
             if c + 1 not in helpers:  # the group's button, on the column after it
-                ws.set_column(c + 1, c + 1, widths.get(c + 1, page_setup.MIN_WIDTH), None,
+                ws.set_column(c + 1, c + 1, widths.get(c + 1, MIN_WIDTH), None,
                               {"collapsed": True})
 
     def validate(self, ws, r: int, c: int, rule: dict[str, Any]) -> None:
@@ -294,11 +324,11 @@ class SheetWriter:
         self._validations.setdefault(key, (rule, []))[1].append((r, c))
         source = rule.get("source")
         if isinstance(source, str) and source.startswith("=list."):  # room for its longest label
-            self.widen(ws, c, page_setup.column_width(
+            self.widen(ws, c, column_width(
                 (str(label) for _, label in self.lists.get(source[len("=list."):], ())),
-                cap=page_setup.VALUE_WIDTH))
+                cap=VALUE_WIDTH))
         elif isinstance(source, list):
-            self.widen(ws, c, page_setup.column_width(source))
+            self.widen(ws, c, column_width(source))
 
     def flush(self) -> None:
         """Each rule as one validation over all its cells: a table's column is one range, and
@@ -315,7 +345,7 @@ class SheetWriter:
         r, c = parse_a1(fld.cell)
         ws.write(r, c - 1, fld.label, self.fmt["label"])
         if fld.kind == "text":  # a name or a memo: the width the layout gives typed text
-            self.widen(ws, c, self.layout.raw.get("print", {}).get("text_width", page_setup.MIN_WIDTH))
+            self.widen(ws, c, self.layout.raw.get("print", {}).get("text_width", MIN_WIDTH))
         self.input(ws, r, c, value, fld.kind, defined_name(fld.pointer, self.layout.system),
                    list_id=fld.list, lo=fld.min, hi=fld.max, pointer=fld.pointer)
 
@@ -374,7 +404,7 @@ class SheetWriter:
         if name:
             self.wb.define_name(name, "=" + sheet_cell(ws.name, r, c))
 
-    def not_in_list(self, ws, first_row: int, col: int, last_row: int, list_id: str) -> None:
+    def not_in_list(self, ws, first_row: int, col: int, last_row: int, list_id: str | None) -> None:
         """Red where a cell holds a value its dropdown does not offer (pasted or legacy)."""
         ref = a1(first_row, col)
         ws.conditional_format(first_row, col, last_row, col, {
@@ -409,7 +439,7 @@ class SheetWriter:
             "autofilter": False,
             "columns": [{"header": col.header, "header_format": self.fmt["th"]}
                         for col in table.columns]})
-        ws.set_row(hr, page_setup.HEADER_LINES * page_setup.LINE_HEIGHT)
+        ws.set_row(hr, HEADER_LINES * LINE_HEIGHT)
         for j, col in enumerate(table.columns):
             if col.width:
                 self.widen(ws, first_col + j, col.width)

@@ -29,8 +29,8 @@ class XlwingsFormulas:
         self.layout = layout
         self.system = layout.system
         self._inp = sheet_prefix(layout.input_sheet)
-        self._cells: dict[str, str | Callable[[], str]] = {}
-        self._rows: dict[tuple[str, str], Callable[[Table, int], str]] = {}
+        self._cells: dict[str, Callable[..., str]] = {}  # () → formula, once the names are bound
+        self._rows: dict[tuple[str, str], Callable[..., str]] = {}  # (table, row index) → formula
         self._rules = ""  # the rules sheet's ルール選択 block, once the writer has named it
         self._names: dict[str, str] = {}  # the names defined before the input sheet (rules, catalog)
         getattr(self, f"_{self.system}")()
@@ -44,9 +44,10 @@ class XlwingsFormulas:
         from ..rules.options import option_declarations
 
         self._names = dict(names)
-        areas = [parse_reference(names[f"{self.system}.options.{o}"]) for o in option_declarations(self.system)
-                 if f"{self.system}.options.{o}" in names]
-        if areas and all(a is not None for a in areas):
+        refs = [names[n] for n in (f"{self.system}.options.{o}" for o in option_declarations(self.system))
+                if n in names]
+        areas = [a for a in map(parse_reference, refs) if a is not None]
+        if areas and len(areas) == len(refs):
             top, bottom = min(a.top for a in areas), max(a.bottom for a in areas)
             col = areas[0].left
             self._rules = (f"{sheet_prefix(areas[0].sheet)}${col_letter(col - 1)}${top + 1}:"
@@ -57,8 +58,8 @@ class XlwingsFormulas:
 
     def cell(self, name: str | None, native: str) -> str:
         """The formula of the computed cell named ``name``."""
-        got = self._cells.get(name or "", native)
-        return got() if callable(got) else got
+        make = self._cells.get(name or "")
+        return make() if make else native
 
     def row(self, table: Table, index: int, key: str, native: str) -> str:
         """The formula of column ``key`` in row ``index`` of ``table``."""
@@ -100,7 +101,9 @@ class XlwingsFormulas:
         the catalog the sheet was written with)."""
         from ..io.xlsx_package import parse_reference
 
-        areas = [parse_reference(self._names[n]) for n in names]
+        areas = [a for a in (parse_reference(self._names[n]) for n in names) if a is not None]
+        if len(areas) < len(names):
+            raise ValueError(f"a reference of {', '.join(names)} does not read")
         return self._range(areas[0].sheet, min(a.top for a in areas), min(a.left for a in areas),
                            max(a.bottom for a in areas), max(a.right for a in areas))
 
@@ -196,7 +199,8 @@ class XlwingsFormulas:
         labels = dict(pp_lists()["attributes"])
         for aid in ATTRIBUTE_IDS:
             value = self._field(f"/attributes/{aid}")
-            self._cells[f"pp.attributes.{aid}.cost"] = f'=PP_ATTRIBUTE_COST("{labels[aid]}",{value})'
+            self._cells[f"pp.attributes.{aid}.cost"] = (
+                lambda label=labels[aid], value=value: f'=PP_ATTRIBUTE_COST("{label}",{value})')
         self._rows[("skills", "cost")] = lambda t, i: (
             f'=IF({t.cell("name", i, True)}="","",PP_SKILL_COST({t.cell("name", i, True)},{t.cell("level", i, True)}))')
         skills = self.layout.table("skills")

@@ -1,55 +1,69 @@
-"""The faster worksheet prepares every formula exactly as XlsxWriter's own does."""
+"""Our worksheet prepares every formula exactly as XlsxWriter's own does, on the XlsxWriter
+versions pyproject.toml pins (it overrides private methods read in those)."""
 from __future__ import annotations
 
 import re
+import tomllib
+from itertools import pairwise
+from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from packaging.requirements import Requirement
 from xlsxwriter.worksheet import Worksheet
 
-from converter.sheets.xlsx_worksheet import _name_endings, worksheet_class
+from converter.sheets import xlsx_worksheet
+from converter.sheets.xlsx_worksheet import CLASSIC, FastFormulaWorksheet
 
-FAST = worksheet_class()
-
-
-def _names() -> list[str]:
-    """Every name XlsxWriter's patterns substitute, with their `.` wildcards as written."""
-    endings = _name_endings() or {}
-    return [p.pattern.replace("\\b", "").replace("\\S", "S").replace("\\(", "")
-            for found in endings.values() for p, _ in found]
-
-
-NAMES = _names()
+# Names XlsxWriter does prefix (its newer functions, a `.` in a name matching any character), and
+# names close to ours: each must reach XlsxWriter's own preparation.
+NEWER = ["XLOOKUP", "IFS", "XOR", "XMATCH", "SINGLE", "BETA.DIST", "T.DIST.2T", "ISO.CEILING", "SORT",
+         "FILTER", "CONCAT", "TEXTJOIN", "STDEV.S", "VAR.P", "MAILGEAR_PILOT_VALUE", "UP_STAT_COST"]
 
 
 def _same(formula: str) -> None:
     for expand in (False, True):
         for future in (False, True):
-            fast, plain = FAST(), Worksheet()
+            fast, plain = FastFormulaWorksheet(), Worksheet()
             fast.use_future_functions = plain.use_future_functions = future
             assert fast._prepare_formula(formula, expand) == plain._prepare_formula(formula, expand), \
                 (formula, expand, future)
 
 
-def test_the_installed_xlsxwriter_is_read() -> None:
-    """The speed-up is in force: the patterns were read from the installed source."""
-    assert FAST is not None and issubclass(FAST, Worksheet)
-    assert len(NAMES) > 100 and "XLOOKUP" in NAMES and "BETA.DIST" in NAMES
+def test_xlsxwriter_is_a_version_whose_private_methods_were_read() -> None:
+    """The installed XlsxWriter is one pyproject.toml pins: an unknown version fails here."""
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text("utf-8"))
+    pinned = next(Requirement(r) for r in pyproject["project"]["dependencies"]
+                  if Requirement(r).name.lower() == "xlsxwriter")
+    assert pinned.specifier and not pinned.specifier.contains("9999")
+    assert pinned.specifier.contains(version("xlsxwriter")), (version("xlsxwriter"), str(pinned.specifier))
+
+
+def test_xlsxwriter_prefixes_none_of_the_classic_functions() -> None:
+    """XlsxWriter's own preparation leaves a call of each CLASSIC function as it is."""
+    plain = Worksheet()
+    plain.use_future_functions = True
+    for name in CLASSIC:
+        assert plain._prepare_formula(f"={name}(A1)", True) == f"{name}(A1)"
 
 
 @pytest.mark.parametrize("context", ["={}(A1)", "{{={}(A1)}}", "=1+{}(A1)", "=X{}(A1)",
                                      "=_xlfn.{}(A1)", "={}  (A1)", "=IF(A1,{}(B1),0)",
-                                     "={}", "=lower({}(A1))", "= {}(A1)"])
+                                     "={}", "=lower({}(A1))", "= {}(A1)", "=ISO.{}(A1)", "=A{}(A1)"])
 def test_every_name_in_context(context: str) -> None:
-    for name in NAMES:
+    """A classic name, a newer one or a near miss, in a formula, prepared both ways."""
+    for name in sorted(CLASSIC) + NEWER:
         _same(context.format(name))
-        _same(context.format(name.replace(".", "_")))  # the wildcard matches any character
+        _same(context.format(name.replace(".", "_")))  # XlsxWriter's `.` matches any character
         _same(context.format(name.lower()))
 
 
 def test_the_sheets_formulas() -> None:
-    """Each formula our templates write, prepared both ways."""
+    """Each formula our native templates write calls only CLASSIC functions (so it skips
+    XlsxWriter's substitutions) and is prepared both ways alike."""
     from converter.sheets import template_bytes
+    import html
     import io
     import zipfile
 
@@ -60,17 +74,20 @@ def test_the_sheets_formulas() -> None:
                     xml = package.read(name).decode()
                     # a shared formula's text is on its run's first cell: <f t="shared" ref=…>
                     for formula in re.findall(r"<(?:f(?:\s[^>/]*)?|formula1|formula)>([^<]*)<", xml):
+                        called = set(re.findall(r"([A-Za-z0-9._]+)\(", html.unescape(formula)))
+                        assert called <= CLASSIC, (system, called - CLASSIC)
                         _same("=" + formula)
 
 
-PIECES = st.sampled_from(NAMES + ["SUM", "IF", "INDEX", "MATCH", "SINGLE", "INGLE", "T", "P", "S",
-                                  "(", ")", ",", " ", "=", "{", "}", ".", "_", "_xlfn.", "X", "1",
-                                  "A1", "\"", "'", "!", "$", "-", "&", "ー", "装甲"])
+PIECES = st.sampled_from(sorted(CLASSIC) + NEWER + [
+    "INGLE", "T", "P", "S", "ISO", "(", ")", ",", " ", "=", "{", "}", ".", "_", "_xlfn.", "X", "1", "A1",
+    "\"", "'", "!", "$", "-", "&", "ー", "装甲"])
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(PIECES, max_size=12).map("".join))
 def test_any_formula(formula: str) -> None:
+    """Any text made of formula pieces is prepared both ways alike."""
     _same(formula)
 
 
@@ -81,10 +98,11 @@ from converter.sheets import writer as sheet_writer  # noqa: E402
 
 @given(st.sets(st.tuples(st.integers(0, 40), st.integers(0, 6)), min_size=1, max_size=80))
 def test_column_runs_cover_exactly_the_cells(cells: set[tuple[int, int]]) -> None:
+    """A validation's cells become maximal runs down each column, covering exactly those cells."""
     runs = sheet_writer._column_runs(list(cells))
     covered = [(r, c0) for r0, c0, r1, c1 in runs for r in range(r0, r1 + 1)]
     assert sorted(covered) == sorted(cells) and all(c0 == c1 for _, c0, _, c1 in runs)
-    for (r0, c0, r1, _), (s0, d0, _, _) in zip(runs, runs[1:]):  # maximal: no two runs touch
+    for (_, c0, r1, _), (s0, d0, _, _) in pairwise(runs):  # maximal: no two runs touch
         assert not (c0 == d0 and s0 == r1 + 1)
 
 
@@ -164,9 +182,9 @@ def test_shared_formulas_mean_what_was_written(sample: str | None, monkeypatch, 
 
     shared = build()
     with monkeypatch.context() as m:
-        m.setattr(sheet_writer, "worksheet_class", lambda: Worksheet)
+        m.setattr(xlsx_worksheet, "FastFormulaWorksheet", Worksheet)
         plain = build()
-    for a, b in zip(shared, plain):
+    for a, b in zip(shared, plain, strict=True):
         assert _formulas_by_cell(a, tmp_path) == _formulas_by_cell(b, tmp_path)
         with zipfile.ZipFile(io.BytesIO(a)) as za, zipfile.ZipFile(io.BytesIO(b)) as zb:
             sheets = [n for n in za.namelist() if n.startswith("xl/worksheets/sheet")]
@@ -184,6 +202,7 @@ def _table(formulas: dict[tuple[int, int], str]) -> dict[int, dict[int, object]]
 
 
 def test_what_shares_and_what_does_not() -> None:
+    """Only a column's adjacent cells, each the first formula moved down to it, share."""
     from converter.sheets.xlsx_worksheet import shared_runs
 
     runs = shared_runs(_table({

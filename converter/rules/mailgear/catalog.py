@@ -158,7 +158,7 @@ class Catalog:
             return []
         return [(i, r) for i, r in enumerate(rows) if isinstance(r, Mapping)]
 
-    def ladder_value(self, table: str, amount: int) -> Any:
+    def ladder_value(self, table: str, amount: float) -> Any:
         """The value of the last row whose threshold ``amount`` reaches; None below the first."""
         key, val = LADDERS[table]
         rows = ((as_int(row.get(key)), row.get(val)) for _, row in self.rows(table))

@@ -14,7 +14,6 @@ What the sheet cannot show exactly (an unknown key, a malformed row) is kept in 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 from dataclasses import dataclass
 from collections.abc import Mapping
@@ -25,7 +24,7 @@ from ...rules.mailgear.catalog import Catalog, TABLES
 from ...rules.mailgear.tables import tables
 from ..layout import Layout, a1
 from .formulas import MailgearFormulas, excel_key, key_stage_values, key_stages
-from .view import effect_entries, extra_effects, item_entry, item_row
+from .view import effect_entries, extra_effects, is_number, item_entry, item_row
 from ..system_sheet import FALSE, TRUE
 
 _DEFAULTS = {"catalog": "mailgear", "format": 1}
@@ -169,9 +168,8 @@ def further_effect(row: Mapping[str, Any], uses: Mapping[str, int]) -> dict[str,
             ("stat", "effect_stat", "effect_amount", t.stat_labels)):
         value, amount = row.get(name_col), row.get(amount_col)
         listed = isinstance(value, str) and value in labels  # an id: its label is in the cell
-        number = isinstance(amount, (int, float)) and not isinstance(amount, bool)
         out[what] = labels[value] if listed else None  # compared with a label only
-        ok = bool(key) and listed and number and (what == "stat" or amount >= 1)
+        ok = bool(key) and listed and is_number(amount) and (what == "stat" or amount >= 1)
         out["eff_levels" if what == "skill" else "eff_amount"] = amount if ok else 0
     return out
 
@@ -303,7 +301,7 @@ class CatalogSheet:
             entries, skip = self.entries(raw, table.id)
             if skip:
                 rest.setdefault("skipped", {})[table.id] = {str(i): raw[table.id][i] for i in skip}
-            for p, (e, back) in enumerate(zip(entries, self._back(table, entries))):
+            for p, (e, back) in enumerate(zip(entries, self._back(table, entries), strict=False)):
                 if back != e:
                     rest.setdefault("kept", {}).setdefault(table.id, {})[str(p)] = \
                         {"if": back, "then": copy.deepcopy(e)}
@@ -317,9 +315,7 @@ class CatalogSheet:
         if col.key == "reached":
             first = table.columns[0].key
             threshold = (data or {}).get(first)
-            number = isinstance(threshold, (int, float)) and not isinstance(threshold, bool)
-            ok = number and isinstance(amount, (int, float)) and not isinstance(amount, bool) \
-                and threshold <= amount
+            ok = is_number(threshold) and is_number(amount) and threshold <= amount
             return f.catalog_reached(table.id, a1(r, table.col(first))), threshold if ok else ""
         if col.computed == "key_stage":
             return CatalogSheet._key_stage(table, r, data, int(col.key.rsplit("_", 1)[1]) - 1)
@@ -392,30 +388,10 @@ class CatalogSheet:
 
     # --- reading -----------------------------------------------------------------------------
     def read(self, rd) -> Catalog | None:
-        """The catalog the sheet holds (None when it is empty or missing), findings at its cells.
-
-        A group's pilot sheets carry the same catalog sheet: one read and check serves every
-        workbook whose catalog cells and names are the same (the source names each workbook)."""
-        named = rd.named
-        area = named.destination("catalog.name")
-        if area is None:
+        """The catalog the sheet holds (None when it is empty or missing), findings at its cells."""
+        if rd.named.destination("catalog.name") is None:
             return None
-        names = sorted((n, a.sheet, a.top, a.left, a.bottom, a.right)
-                       for n, a in named.names.items() if n.startswith("catalog."))
-        # every sheet its names point into (the catalog sheet; the ranges an Excel function was
-        # given), compared as they are: a catalog sheet is thousands of cells, which turning into a
-        # hashable key cost more than the read it saved
-        grids = [named.grid(s) for s in sorted({a[1] for a in names})]
-        source = f"{named.path}#{self.sheet}"
-        for i, (seen_names, seen_grids, cat) in enumerate(_READ):
-            if seen_names == names and seen_grids == grids:
-                if i:
-                    _READ.insert(0, _READ.pop(i))
-                return None if cat is None else dataclasses.replace(cat, source=source)
-        cat = self._read(rd, source)
-        _READ.insert(0, (names, grids, cat))
-        del _READ[16:]
-        return cat
+        return self._read(rd, f"{rd.named.path}#{self.sheet}")
 
     def _read(self, rd, source: str) -> Catalog | None:
         from ..cells import CellReader
@@ -443,7 +419,7 @@ class CatalogSheet:
                 rows, places = options_from_rows([r for r, _ in read["options"]],
                                                  [r for r, _ in read["option_effects"]])
                 row_cells += [{} for _ in range(len(rows) - len(row_cells))]
-                for (row, c), at in zip(read["option_effects"], places):
+                for (_, c), at in zip(read["option_effects"], places, strict=True):
                     for p, k in at:
                         if p >= len(read["options"]) and "name" in c:
                             row_cells[p].setdefault("name", c["name"])
@@ -504,10 +480,6 @@ class CatalogSheet:
             if row:
                 out.append((row, cells))
         return out
-
-
-# catalog sheets already read, the latest first: (its names, its sheets' cells, the Catalog or None)
-_READ: list[tuple[list[tuple], list[list[list[Any]]], Catalog | None]] = []
 
 
 def _convert(conv, raw: Any, col: CatalogColumn, cell: str) -> Any:

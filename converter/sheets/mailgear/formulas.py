@@ -141,7 +141,7 @@ class MailgearFormulas:
 
     def catalog_row(self) -> str:
         """The catalog row of the gear's model at its rank (letters without ＋)."""
-        model, rank = self.field("/gear/model"), self.field("/gear/rank")
+        rank = self.field("/gear/rank")
         value = f'{self.keys.key("model", 0)}&"|"&SUBSTITUTE({rank},"{self.t.custom_mark}","")'
         return f'=IFERROR(MATCH({esc(value)},catalog.model_stats.key,0),"")'
 
@@ -478,6 +478,7 @@ class MailgearFormulas:
         if name.startswith("derived."):
             return self.derived(name.split(".", 1)[1])
         if name.startswith("item_hit_"):
+            assert table is not None and index is not None, name  # a column of the equipment table
             return self.item_hit(table, index, name.rsplit("_", 1)[1])
         method = getattr(self, name)
         return method(table, index) if table is not None else method()

@@ -19,6 +19,7 @@ from functools import cached_property
 from collections.abc import Mapping
 from typing import Any
 
+from ...core.coerce import as_mapping
 from ...core.errors import OutputError
 from ...core.evaluation import Evaluation
 from ...core.findings import Finding
@@ -31,18 +32,14 @@ from ..system_sheet import FALSE, TRUE, SystemSheet
 from .catalog_sheet import CatalogSheet, further_effect, to_rows
 from .formulas import MailgearFormulas, excel_key, number_or_zero
 from .rules_sheet import mailgear_lists, skill_names, write_rules_sheet
-from .view import (BANDS, EFFECT_COLUMNS, ITEM_EFFECTS, boosts_shown, effect_entries, item_effect_rows,
-                   item_entry, shown, skill_entry)
+from .view import (BANDS, EFFECT_COLUMNS, ITEM_EFFECTS, boosts_shown, effect_entries, is_number,
+                   item_effect_rows, item_entry, shown, skill_entry)
 
 _WEAPON_DERIVED = ("damage", *(f"hit_{b}" for b in BANDS))
 
 
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 def _scalar(value: Any) -> bool:
-    return isinstance(value, str) or _number(value)
+    return isinstance(value, str) or is_number(value)
 
 
 def _as_cell_text(value: Any) -> str:
@@ -324,7 +321,7 @@ class MailgearSheet(SystemSheet):
     def after_read(self, doc, rd) -> None:
         """専用機の強化: the filled boost cells, in order."""
         bb = self.layout.raw["boost_block"]
-        boosts = []
+        boosts: list[Any] = []
         for k in range(bb["slots"]):
             v = rd.value(f"mailgear.gear.boosts.{k}", "enum", f"/gear/boosts/{len(boosts)}", list_id="stats")
             if v is not None:
@@ -443,12 +440,12 @@ class _Cached:
                          for tid in ("weapons", "options", "model_stats", "option_effects")}
         equipment = sheet.layout.table("equipment").rows
         more = self.view.get(ITEM_EFFECTS, [])
-        self.effect_at = [n if _number(n) and n == int(n) and 1 <= n <= equipment else "" for n in
+        self.effect_at = [n if is_number(n) and n == int(n) and 1 <= n <= equipment else "" for n in
                           (r.get("item") for r in more)]
         self.items: list[dict[str, Any]] = []
         for i, r in enumerate(self.view.get("equipment", [])):
             self.items.append(self._item(i, r))
-        self.effect_rows = [self._effect_row(at, r) for at, r in zip(self.effect_at, more)]
+        self.effect_rows = [self._effect_row(at, r) for at, r in zip(self.effect_at, more, strict=True)]
         uses = self.catalog_uses()
         self.cat_effects = [further_effect(r, uses) for r in self.cat_rows["option_effects"]]
         self.skill_rows = self._skill_rows(self.view.get("skills", []))
@@ -465,7 +462,7 @@ class _Cached:
 
     def ladder_amounts(self) -> dict[str, Any]:
         """Ladder table → the pilot's amount it is read with (the catalog's 到達 cells)."""
-        pilot = self.view.get("pilot") if isinstance(self.view.get("pilot"), Mapping) else {}
+        pilot = as_mapping(self.view.get("pilot"))
         return {table: get(pilot, pointer.removeprefix("/pilot"))
                 for table, pointer in MailgearFormulas.LADDER_AMOUNTS.items()}
 
@@ -482,14 +479,14 @@ class _Cached:
     def scalar(self, name: str) -> Any:
         if name.startswith("derived."):
             return self.d.get(f"/derived/{name.split('.', 1)[1]}", "")
-        pilot = self.view.get("pilot") if isinstance(self.view.get("pilot"), Mapping) else {}
-        gear = self.view.get("gear") if isinstance(self.view.get("gear"), Mapping) else {}
+        pilot = as_mapping(self.view.get("pilot"))
+        gear = as_mapping(self.view.get("gear"))
         if name == "slots_used":
             return self.d.get("/derived/slots_used", 0)
         if name in ("level_expected", "rank_expected"):
             table, amount = (("levels", pilot.get("experience")) if name == "level_expected"
                              else ("gear_ranks", pilot.get("rank_points")))
-            if not _number(amount) or self.catalog is None:
+            if not is_number(amount) or self.catalog is None:
                 return ""
             value = self.catalog.ladder_value(table, amount)
             return "" if value is None else value
@@ -516,12 +513,12 @@ class _Cached:
 
     # --- 性能 and 専用機 -------------------------------------------------------------------------
     def stat(self, sid: str, col: str) -> Any:
-        gear = self.view.get("gear") if isinstance(self.view.get("gear"), Mapping) else {}
+        gear = as_mapping(self.view.get("gear"))
         label = self.t.stat_labels[sid]
         if col == "catalog_col":
             row = self._model_row(gear)
             v = self.cat_rows["model_stats"][row - 1].get(sid) if row else None
-            return v if _number(v) else ""
+            return v if is_number(v) else ""
         if col == "boost_col":
             return sum(self.boost(k) or 0 for k, b in enumerate(self._boost_cells()) if b == label)
         if col == "option_col":
@@ -537,7 +534,7 @@ class _Cached:
         return total if what == "stat" else (total if total > 0 else "")
 
     def _boost_cells(self) -> list[str]:
-        gear = self.view.get("gear") if isinstance(self.view.get("gear"), Mapping) else {}
+        gear = as_mapping(self.view.get("gear"))
         slots = self.sheet.layout.raw["boost_block"]["slots"]
         cells = [self._label("stats", b) for b in boosts_shown(gear.get("boosts"))]
         return (cells + [""] * slots)[:slots]
@@ -549,7 +546,7 @@ class _Cached:
         return "" if value is None else str(value)
 
     def boost(self, k: int) -> Any:
-        gear = self.view.get("gear") if isinstance(self.view.get("gear"), Mapping) else {}
+        gear = as_mapping(self.view.get("gear"))
         cells = self._boost_cells()
         eligible = {self.t.stat_labels[s]: a for s, a in self.t.custom_boosts.items()}
         applied = 0
@@ -577,12 +574,13 @@ class _Cached:
     def _skill_rows(self, rows: list[Any]) -> list[dict[str, Any]]:
         names = {excel_key(n): label for n, label in skill_names()}
         maxima = {s.label: s.max_level for s in self.t.skills.values()}
-        out, seen = [], set()
+        out: list[dict[str, Any]] = []
+        seen: set[str] = set()
         for row in rows:
             text = row.get("skill")
             canon = names.get(excel_key(text), "") if text is not None and text != "" else ""
             level = row.get("level")
-            valid = bool(canon) and _number(level) and level >= 1
+            valid = bool(canon) and is_number(level) and level >= 1
             first = 1 if valid and canon not in seen else 0
             if valid:
                 seen.add(canon)
@@ -603,11 +601,12 @@ class _Cached:
         return self.d.get(f"/derived/{key}/{sid}", "")
 
     # --- 装備 ---------------------------------------------------------------------------------
-    def _catalog_row(self, table: str, key: str) -> Any:
+    def _catalog_row(self, table: str, key: str) -> int | None:
+        """The row (1 = the first) of the catalog's ``table`` whose name has ``key``."""
         for p, row in enumerate(self.cat_rows[table]):
             if excel_key(row.get("name")) == key:
                 return p + 1
-        return ""
+        return None
 
     def _item(self, i: int, row: Mapping[str, Any]) -> dict[str, Any]:
         """The helper cells of one equipment row, as their formulas compute them."""
@@ -616,15 +615,16 @@ class _Cached:
         weapon, option = t.kinds["weapon"], t.kinds["option"]
         key = excel_key(row.get("name"))
         table = "weapons" if kind == weapon else "options" if kind == option else None
-        cat_row = self._catalog_row(table, key) if table else ""
+        cat_row = self._catalog_row(table, key) if table else None
         copies = 1 + sum(1 for it in self.items if it["kind"] == option and it["key"] == key)
-        out = {"kind": kind, "key": key, "catalog_row": cat_row, "copy": copies if kind == option else ""}
+        out: dict[str, Any] = {"kind": kind, "key": key, "catalog_row": cat_row or "",
+                               "copy": copies if kind == option else ""}
         slots = row.get("slots")
-        if _number(slots):
+        if is_number(slots):
             used = slots if slots >= 1 else 1
-        elif slots is None and cat_row:
+        elif slots is None and table and cat_row:
             v = self.cat_rows[table][cat_row - 1].get("slots")
-            used = v if _number(v) and v >= 1 else 1
+            used = v if is_number(v) and v >= 1 else 1
         else:
             used = 1
         out["used_slots"] = used
@@ -643,7 +643,7 @@ class _Cached:
                                                     ("stat", "effect_stat", "effect_amount", "stats")):
             name = self._label(list_id, source.get(name_col)) if source.get(name_col) is not None else ""
             amount = source.get(amount_col)
-            ok = counted and name in dict(mailgear_lists()[list_id]).values() and _number(amount) \
+            ok = counted and name in dict(mailgear_lists()[list_id]).values() and is_number(amount) \
                 and (what == "stat" or amount >= 1)
             out[f"eff_{what}"] = name if ok else ""
             out["eff_levels" if what == "skill" else "eff_amount"] = amount if ok else ""

@@ -10,10 +10,9 @@ mechanism of ``sheets/kept.py`` keeps the difference in the data sheet.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeGuard
 
-from ...core.errors import OutputError
 from ...rules.mailgear.tables import tables
 
 BANDS = ("cr", "sr", "mr", "lr")
@@ -148,7 +147,7 @@ def effect_entries(row: Mapping[str, Any]) -> list[dict[str, Any]]:
     return effects
 
 
-def item_entry(row: Mapping[str, Any], more: list[Mapping[str, Any]] = ()) -> dict[str, Any]:
+def item_entry(row: Mapping[str, Any], more: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """A table row read back into an equipment entry; ``more``: its 追加効果 rows."""
     out: dict[str, Any] = {k: row[k] for k in _ITEM_KEYS if k in row}
     marks = {b: row.get(f"band_{b}") for b in BANDS}
@@ -170,6 +169,11 @@ def item_effect_rows(items: list[Any]) -> list[dict[str, Any]]:
     return [{"item": i + 1, **cells} for i, entry in enumerate(items) for cells in extra_effects(entry)]
 
 
+
+def is_number(value: Any) -> TypeGuard[int | float]:
+    """A number as a cell holds one (a bool is not)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
 # --- the document as laid out ------------------------------------------------------------------
 
 def boosts_shown(boosts: Any) -> list[Any]:
@@ -180,8 +184,9 @@ def boosts_shown(boosts: Any) -> list[Any]:
 def shown(doc: Mapping[str, Any]) -> dict[str, Any]:
     """The document as the sheet lays it out."""
     view = dict(doc)
-    view["skills"] = [skill_row(e) for e in (doc.get("skills") if isinstance(doc.get("skills"), list) else [])]
-    items = doc.get("equipment") if isinstance(doc.get("equipment"), list) else []
+    skills, items = doc.get("skills"), doc.get("equipment")
+    view["skills"] = [skill_row(e) for e in (skills if isinstance(skills, list) else [])]
+    items = items if isinstance(items, list) else []
     view["equipment"] = [item_row(e) for e in items]
     view[ITEM_EFFECTS] = item_effect_rows(items)
     gear = doc.get("gear")

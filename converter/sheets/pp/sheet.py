@@ -132,11 +132,11 @@ class PpSheet(SystemSheet):
             _red(writer, mws, r, c, r, f'AND({is_whole(typed)},{sum_}<>"",{typed}<>{sum_})')
         # PP_MACHINE_MINIMUM on the machine block (its own sheet)
         for spec in tables().machine_fields:
-            fld = next((x for x in self.layout.fields if x.pointer == f"/machine/{spec.id}"), None)
-            if fld is None or spec.minimum is None:
+            shown = next((x for x in self.layout.fields if x.pointer == f"/machine/{spec.id}"), None)
+            if shown is None or spec.minimum is None:
                 continue
-            mws = writer.wb.get_worksheet_by_name(fld.sheet or self.layout.input_sheet)
-            r, c = parse_a1(fld.cell)
+            mws = writer.wb.get_worksheet_by_name(shown.sheet or self.layout.input_sheet)
+            r, c = parse_a1(shown.cell)
             ref = a1(r, c, True)
             _red(writer, mws, r, c, r, f"AND(ISNUMBER({ref}),{ref}<{spec.minimum})")
 

@@ -72,7 +72,8 @@ def write_rules_sheet(wb, ws, sheet: str, options: dict[str, str], fmt: dict[str
              [[i + 1, p] for i, p in enumerate(t.raw["melee"]["range_prices"])])
     rs.block("ranged_range", ["射撃射程", "ＵＰ", "Ｐ"],
              [[i + 1, p, pp] for i, (p, pp) in enumerate(zip(t.raw["ranged"]["range_prices"],
-                                                             t.raw["ranged"]["post_move_range_prices"]))])
+                                                             t.raw["ranged"]["post_move_range_prices"],
+                                                             strict=False))])
     rs.block("morale", ["気力", "%"], [[m["label"], m["percent"]] for m in t.morale.values()])
     rs.block("map_types", ["ＭＡＰ兵器", "%", "着弾点"],
              [[m["label"], m["percent"], 1 if m.get("radius") else 0] for m in t.map_types.values()])

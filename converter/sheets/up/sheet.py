@@ -161,7 +161,8 @@ class UpSheet(SystemSheet):
         if isinstance(out.get("movement"), list):
             out["movement"] = sorted(out["movement"], key=lambda m: order.index(m) if m in order else len(order))
         levelled = {c.key.split(".")[1] for c in self.layout.table("weapons").columns if c.kind == "effect_level"}
-        for w in out.get("weapons") if isinstance(out.get("weapons"), list) else []:
+        weapons = out.get("weapons")
+        for w in weapons if isinstance(weapons, list) else []:
             effects = w.get("effects") if isinstance(w, dict) else None
             for eff in effects if isinstance(effects, list) else []:
                 if isinstance(eff, dict) and eff.get("id") in levelled and "level" not in eff:

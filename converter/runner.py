@@ -36,7 +36,7 @@ class Task:
     are module-level functions (or partials of them), so that a spawned worker can receive them;
     ``prewarm`` builds, before the workers are forked, what each would otherwise build again."""
 
-    run: Callable[[Path], Any]
+    run: Callable[..., Any]  # run(path, *, scan_first)
     crashed: Callable[[Path, str], Any]
     prewarm: Callable[[], None] | None = None
 
@@ -122,15 +122,17 @@ def _printed_clean(report: FileReport, placeholders: dict[str, FileReport]) -> F
     return placeholders.setdefault(report.kind, FileReport("", None, [], report.kind, report.origin))
 
 
-def check_one(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
+def check_one(path: Path, options: Mapping[str, str], context: Mapping[str, Any], *,
+              scan_first: bool = True) -> FileReport:
     """One file read and checked; never raises for what the file holds."""
-    return check_source(read_source(path), options, context)
+    return check_source(read_source(path, scan_first=scan_first), options, context)
 
 
-def _check_slimmed(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
+def _check_slimmed(path: Path, options: Mapping[str, str], context: Mapping[str, Any], *,
+                   scan_first: bool = True) -> FileReport:
     """A worker's check of one file: the report slimmed before it crosses the pipe, a catalog
     this worker has sent already replaced by its key."""
-    return sent_catalog(slimmed(check_one(path, options, context)))
+    return sent_catalog(slimmed(check_one(path, options, context, scan_first=scan_first)))
 
 
 def sent_catalog(report: FileReport) -> FileReport:
@@ -231,7 +233,7 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
     """Hand ``indices`` to ``jobs`` workers one file at a time, each running ``task``; while they
     work, handle the ``first_local`` files here. A worker that dies or overruns costs only its
     current file, which gets ``task.crashed``. A worker reads a sheet natively first
-    (``xlsx_package.read_natively_first``); a file it died on is read once more with every sheet
+    (``task.run(path, scan_first=False)``); a file it died on is read once more with every sheet
     scanned first, which names what reaches too far instead of a crash. ``started`` is called
     once the workers are forked (the audit then begins loading its report libraries, which must
     neither hold the forking thread back nor be half-imported in a worker)."""
@@ -399,8 +401,6 @@ def _serve(conn, task: Task, limits: Limits) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
     except (ImportError, ValueError, OSError):
         pass
-    from .io import xlsx_package
-
     while True:
         try:
             msg = conn.recv()
@@ -409,9 +409,8 @@ def _serve(conn, task: Task, limits: Limits) -> None:
         if msg is None:
             return
         index, path, careful = msg
-        xlsx_package.read_natively_first(not careful)
         try:
-            report = task.run(Path(path))
+            report = task.run(Path(path), scan_first=careful)
         except MemoryError:
             report = task.crashed(Path(path), f"> {limits.memory_bytes // 1024 ** 2} MB")
         except RecursionError:

@@ -15,8 +15,32 @@ from .core.evaluation import CostLine, Derived, Evaluation, Roll
 from .core.findings import Finding, Severity, catalog
 from .core.source import Origin, Source
 from .core.version import __version__
+from .io.sources import register as _register
 from .rules import System, get_system, system_ids
 from .rules.options import resolve_options
+
+
+# --- the readers ``converter.io`` dispatches to, registered by suffix -------------------------------
+# Every process that reads (the command line, this API, a spawned worker) imports this package
+# first, so they are registered wherever a file is read; each imports its reader when it first
+# reads, so importing the package stays light. io imports no front end: what a reader needs
+# beyond io (the catalog's schema check, our workbooks' layouts) is given here.
+
+def _read_json(path: Path, *, scan_first: bool = True) -> Source:
+    from .check.context import catalog_from
+    from .io.json_files import read
+
+    return read(path, catalog_from=catalog_from, scan_first=scan_first)
+
+
+def _read_workbook(path: Path, *, scan_first: bool = True) -> Source:
+    from .sheets.source import read
+
+    return read(path, scan_first=scan_first)
+
+
+_register(_read_json, ".json")
+_register(_read_workbook, ".xlsx", ".xlsm")
 
 
 def evaluate(doc: Mapping[str, Any], options: Mapping[str, str] | None = None,

@@ -214,7 +214,7 @@ def _color(stream) -> bool:
 
 def _context(args: argparse.Namespace) -> dict:
     """The engines' extra inputs named on the command line (catalog, skill list)."""
-    from .io.context import load_context
+    from .sheets.source import load_context
 
     return load_context(getattr(args, "catalog", None), getattr(args, "skills", None))
 

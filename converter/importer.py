@@ -116,10 +116,10 @@ def import_report_schema_text() -> str:
 
 
 def import_one(path: Path, system: str | None, options: Mapping[str, str],
-               profile: Profile | None = None) -> list[Entry]:
+               profile: Profile | None = None, *, scan_first: bool = True) -> list[Entry]:
     """Every character or unit in one workbook, read and checked; never raises for what it holds."""
     out = []
-    for source, record in read_import(path, system, profile):
+    for source, record in read_import(path, system, profile, scan_first=scan_first):
         out.append(Entry(check_source(source, options, {}), record))
     return out
 
@@ -167,9 +167,9 @@ def _prepare(entries: list[Entry], plan: _Plan) -> list[Prepared]:
 
 
 def _import_prepared(path: Path, system: str | None, options: Mapping[str, str], profile: Profile | None,
-                     plan: _Plan) -> list[Prepared]:
+                     plan: _Plan, *, scan_first: bool = True) -> list[Prepared]:
     """A worker's import of one workbook: its entries, their outputs prepared."""
-    return _prepare(import_one(path, system, options, profile), plan)
+    return _prepare(import_one(path, system, options, profile, scan_first=scan_first), plan)
 
 
 def _crashed_prepared(path: Path, reason: str, plan: _Plan) -> list[Prepared]:

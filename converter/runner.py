@@ -33,7 +33,7 @@ class Task:
     """What a worker does with each file, and what stands for a file it could not finish. Both
     are module-level functions (or partials of them), so that a spawned worker can receive them."""
 
-    run: Callable[[Path], Any]
+    run: Callable[..., Any]  # run(path, *, scan_first)
     crashed: Callable[[Path, str], Any]
 
 
@@ -147,9 +147,10 @@ def _same_file(a: str | Path, b: str | Path) -> bool:
         return False
 
 
-def check_one(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
+def check_one(path: Path, options: Mapping[str, str], context: Mapping[str, Any], *,
+              scan_first: bool = True) -> FileReport:
     """One file read and checked; never raises for what the file holds."""
-    return check_source(read_source(path), options, context)
+    return check_source(read_source(path, scan_first=scan_first), options, context)
 
 
 def _guarded(path: Path, options: Mapping[str, str], context: Mapping[str, Any]) -> FileReport:
@@ -178,7 +179,7 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
     """Hand ``indices`` to ``jobs`` workers one file at a time, each running ``task``; while they
     work, handle the ``first_local`` files here. A worker that dies or overruns costs only its
     current file, which gets ``task.crashed``. A worker reads a sheet natively first
-    (``xlsx_package.read_natively_first``); a file it died on is read once more with every sheet
+    (``task.run(path, scan_first=False)``); a file it died on is read once more with every sheet
     scanned first, which names what reaches too far instead of a crash. ``started`` is called
     once the workers are forked."""
     import multiprocessing
@@ -318,8 +319,6 @@ def _serve(conn, task: Task, limits: Limits) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
     except (ImportError, ValueError, OSError):
         pass
-    from .io import xlsx_package
-
     while True:
         try:
             msg = conn.recv()
@@ -328,9 +327,8 @@ def _serve(conn, task: Task, limits: Limits) -> None:
         if msg is None:
             return
         index, path, careful = msg
-        xlsx_package.read_natively_first(not careful)
         try:
-            report = task.run(Path(path))
+            report = task.run(Path(path), scan_first=careful)
         except MemoryError:
             report = task.crashed(Path(path), f"> {limits.memory_bytes // 1024 ** 2} MB")
         except RecursionError:

@@ -14,7 +14,7 @@ from pathlib import Path
 from converter.convert import convert
 from converter.convert.files import render_text
 from converter.core.errors import InputError
-from converter.io.context import load_catalog
+from converter.sheets.source import load_catalog
 from converter.io.files import dump_document
 
 HERE = Path(__file__).resolve().parent

@@ -30,7 +30,7 @@ def context_for(doc_path: Path, doc: dict) -> dict:
     name = doc.get("catalog")
     if doc.get("system") != "mailgear" or not isinstance(name, str):
         return {}
-    from converter.io.context import load_catalog
+    from converter.sheets.source import load_catalog
 
     for path in sorted((doc_path.parent / ".catalog").glob("*.json")):
         catalog = load_catalog(path)
@@ -44,7 +44,7 @@ def main() -> None:
         doc = json.loads(doc_path.read_text(encoding="utf-8"))
         print(write_sheet(doc, doc_path.with_suffix(".xlsx"), force=True,
                           context=context_for(doc_path, doc)))
-    from converter.io.context import load_catalog
+    from converter.sheets.source import load_catalog
 
     print(write_template("mailgear", EXAMPLE_CATALOG_SHEET, force=True,
                          context={"catalog": load_catalog(EXAMPLE_CATALOG)}))

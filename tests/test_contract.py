@@ -21,7 +21,7 @@ import pytest
 
 from converter import check_document, check_path, evaluate
 from converter.cli import main
-from converter.io.context import load_catalog
+from converter.sheets.source import load_catalog
 from converter.rules import system_ids
 from converter.rules.options import option_declarations
 

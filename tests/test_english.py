@@ -24,7 +24,7 @@ from converter import evaluate
 from converter.cli import main
 from converter.core.evaluation import CostLine, Derived, Evaluation, Roll
 from converter.core.findings import Finding
-from converter.io.context import load_catalog
+from converter.sheets.source import load_catalog
 from converter.rules.mailgear.catalog import as_catalog
 from converter.rules.mailgear.tables import tables as mailgear_tables
 from converter.rules.options import option_declarations

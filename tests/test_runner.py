@@ -31,7 +31,7 @@ def hostile_reader(monkeypatch):
     (The workers are forked, so they run this patched reader.)"""
     real = runner.check_one
 
-    def reader(path, options, context):
+    def reader(path, options, context, *, scan_first=True):
         name = Path(path).stem
         if name == "abort":
             os.abort()
@@ -41,7 +41,7 @@ def hostile_reader(monkeypatch):
             return bytes(10 ** 10)  # 10 GB at once: over the worker's memory limit
         if name == "bug":
             raise RuntimeError("a bug")
-        return real(path, options, context)
+        return real(path, options, context, scan_first=scan_first)
 
     monkeypatch.setattr(runner, "check_one", reader)
 
@@ -70,19 +70,17 @@ def test_a_file_a_worker_died_on_is_read_again_scanned_first(tmp_path, monkeypat
     """A worker hands each sheet to the native reader unscanned; a file it dies on is read once
     more with every sheet scanned first (which names a sheet reaching too far), and only a second
     death is INPUT_CRASHED. The files after it are not held up."""
-    from converter.io import xlsx_package
-
     real = runner.check_one
 
     log = tmp_path / "reads.log"
 
-    def reader(path, options, context):
+    def reader(path, options, context, *, scan_first=True):
         name = Path(path).stem
         with open(log, "a", encoding="utf-8") as fh:
-            fh.write(f"{Path(path).name} {xlsx_package.natively_first()}\n")
-        if name in ("aborts-unscanned", "aborts-always") and (xlsx_package.natively_first() or name == "aborts-always"):
+            fh.write(f"{Path(path).name} {not scan_first}\n")
+        if name in ("aborts-unscanned", "aborts-always") and (not scan_first or name == "aborts-always"):
             os.abort()
-        return real(path, options, context)
+        return real(path, options, context, scan_first=scan_first)
 
     monkeypatch.setattr(runner, "check_one", reader)
     (tmp_path / "sheets").mkdir()
@@ -105,31 +103,23 @@ def test_a_sheet_reaching_far_is_refused_from_the_native_figures(tmp_path) -> No
     that the reader can hold is refused from the reader's own figures, naming its far cell."""
     import openpyxl
 
-    from converter.io import xlsx_package
     from converter.io.sources import read_source
 
     path = tmp_path / "far.xlsx"
     wb = openpyxl.load_workbook(SAMPLES / "up" / "m-mobile-suit.xlsx")
     wb["ユニット"]["Z100000"] = 1  # 26 x 100,000 = 2.6 million cells
     wb.save(path)
-    for natively in (False, True):
-        xlsx_package.read_natively_first(natively)
-        try:
-            source = read_source(path)
-        finally:
-            xlsx_package.read_natively_first(False)
-        (f,) = source.findings
-        assert f.code == "INPUT_TOO_LARGE" and "ユニット!Z100000" in f.params["detail"], (natively, f.params)
+    for scan_first in (True, False):
+        (f,) = read_source(path, scan_first=scan_first).findings
+        assert f.code == "INPUT_TOO_LARGE" and "ユニット!Z100000" in f.params["detail"], (scan_first, f.params)
 
 
 @pytest.mark.parametrize("how", ["deflated", "long-extra", "late-root", "stored"])
 def test_a_dtd_in_a_sheet_read_natively_first_is_refused(tmp_path, how: str) -> None:
     """A sheet handed to the native reader unscanned has its prolog read first, however its
-    zip entry is laid out: a DTD there is refused, naming the part (the quick path reads a
-    deflated part's head itself; a stored one goes through zipfile)."""
+    zip entry is laid out: a DTD there is refused, naming the part."""
     import zipfile
 
-    from converter.io import xlsx_package
     from converter.io.sources import read_source
 
     part = "xl/worksheets/sheet1.xml"
@@ -147,11 +137,7 @@ def test_a_dtd_in_a_sheet_read_natively_first_is_refused(tmp_path, how: str) -> 
                 if how == "long-extra":  # the data begins past what a first read of the header takes
                     fresh.extra = b"\xfe\xca" + (2000).to_bytes(2, "little") + bytes(2000)
             out.writestr(fresh, data)
-    xlsx_package.read_natively_first(True)
-    try:
-        source = read_source(path)
-    finally:
-        xlsx_package.read_natively_first(False)
+    source = read_source(path, scan_first=False)
     assert [(f.code, f.params.get("detail")) for f in source.findings] == [
         ("INPUT_DAMAGED", f"{part}: <!DOCTYPE>")]
 

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..core.findings import Finding
-from ..core.identity_cache import IdentityCache
 from ..io.xlsx_package import Area, Package, column_letters, open_package
 from ..io.formula_text import masked, normal
 from .sheet_formulas import SharedStrings, SheetFormulas, decoded_formula
@@ -128,21 +127,9 @@ def _place(entry: Entry, fmap: FormulaMap, package: Package) -> tuple[str, int, 
     return (sheet, row, col, entry.rows) if sheet in package.sheets else None
 
 
-_PLACED: IdentityCache[dict[tuple[str, tuple[tuple[str, str], ...]], list[tuple[Entry, Any]]]] = IdentityCache(16)
-
-
 def _places(fmap: FormulaMap, package: Package) -> list[tuple[Entry, tuple[str, int, int, int] | None]]:
-    """Each entry of the map with where it is in this workbook (:func:`_place`), worked out once
-    per shape of workbook part (``Package.shape``: the workbooks of one template version share
-    it, names and sheets alike)."""
-    if package.shape is None:
-        return [(entry, _place(entry, fmap, package)) for entry in fmap.entries]
-    known = _PLACED.get(package.shape, lambda _: {})
-    key = (fmap.template, tuple(package.sheets.items()))
-    places = known.get(key)
-    if places is None:
-        places = known[key] = [(entry, _place(entry, fmap, package)) for entry in fmap.entries]
-    return places
+    """Each entry of the map with where it is in this workbook (:func:`_place`)."""
+    return [(entry, _place(entry, fmap, package)) for entry in fmap.entries]
 
 
 def _drifts(package: Package, fmap: FormulaMap) -> list[_Drift]:

@@ -31,7 +31,7 @@ AUDIT_SUFFIXES = tuple(dict.fromkeys(INPUT_SUFFIXES + WORKBOOK_SUFFIXES))
 
 
 def audit_file(path: Path, options: Mapping[str, str], context: Mapping[str, Any],
-               profile: Profile | None = None, drift: bool = True) -> AuditedFile:
+               profile: Profile | None = None, drift: bool = True, *, scan_first: bool = True) -> AuditedFile:
     """One file read and checked, every character or unit in it; never raises for what it holds."""
     try:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -39,9 +39,9 @@ def audit_file(path: Path, options: Mapping[str, str], context: Mapping[str, Any
         digest = None
     members: list[AuditMember] = []
     if path.suffix.lower() in WORKBOOK_SUFFIXES:
-        pairs = [(s, r) for s, r in read_import(path, None, profile)]
+        pairs = [(s, r) for s, r in read_import(path, None, profile, scan_first=scan_first)]
     else:
-        pairs = [(read_source(path), None)]
+        pairs = [(read_source(path, scan_first=scan_first), None)]
     for source, record in pairs:
         report = check_source(source, options, context)
         if drift and report.origin.kind == "workbook" and report.document is not None:

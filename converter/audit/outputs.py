@@ -229,9 +229,10 @@ def _write_forked(index: int) -> Path | tuple[str, str, dict[str, Any]]:
 
 
 def _annotate_one(path: Path, *, plan: dict[str, tuple[list[Finding], Path]], lang: str,
-                  force: bool) -> tuple[list[Any], str | None]:
+                  force: bool, scan_first: bool = True) -> tuple[list[Any], str | None]:
     """A worker's annotated copy of the workbook at ``path``: its losses, or why it could not
-    be made (a workbook that cannot be copied is said in the report, never a crash)."""
+    be made (a workbook that cannot be copied is said in the report, never a crash).
+    ``scan_first`` (every worker task is given it) changes nothing here."""
     from .annotate import annotate
 
     findings, target = plan[str(path)]

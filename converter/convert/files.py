@@ -34,7 +34,7 @@ def read_document(path: str | Path) -> tuple[dict[str, Any], Any]:
 def load_catalog(path: str | Path | None) -> Any:
     if not path:
         return None
-    from ..io.context import load_catalog as _load
+    from ..sheets.source import load_catalog as _load
 
     return _load(path)
 

@@ -473,9 +473,3 @@ def _stale_temporaries(folder: Path) -> dict[str, list[Path]]:
     except OSError:
         pass
     return found
-
-
-def glob_escape(name: str) -> str:
-    import glob
-
-    return glob.escape(name)

@@ -115,7 +115,7 @@ def row_mover(formula: str) -> Callable[[int], str] | None:
 
     def moved(rows: int) -> str:
         out = [pieces[0]]
-        for (col_abs, col, row_abs, row), after in zip(refs, pieces[1:]):
+        for (col_abs, col, row_abs, row), after in zip(refs, pieces[1:], strict=True):
             r = row if row_abs else row + rows
             out.append(f"{col_abs}{col}{row_abs}{r}" if 1 <= r <= EXCEL_ROWS else "#REF!")
             out.append(after)
@@ -171,7 +171,7 @@ def row_pattern(first: str, second: str) -> str | None:
     if a is None or b is None or len(a) != len(b):
         return None
     moves = []
-    for (ra, ca), (rb, cb) in zip(a, b):
+    for (ra, ca), (rb, cb) in zip(a, b, strict=True):
         if ca != cb or rb - ra not in (0, 1):
             return None
         moves.append(rb - ra == 1)

@@ -1,36 +1,40 @@
-"""The JSON reader: a document, or a group's catalog (mailgear), from a ``.json`` file."""
+"""The JSON reader: a document, or a group's catalog (mailgear), from a ``.json`` file.
+
+A catalog is checked against its schema, which io does not import: the reader is given the
+function that builds a checked catalog (``catalog_from``) when it is registered.
+"""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..core.findings import Finding
 from ..core.source import CATALOG, REPORT, Origin, Source
 from ..rules.options import document_readings
-from .context import catalog_from
 from .files import parse_json_document, read_input
+from .sources import STDIN
 
 SUFFIXES = (".json",)
 
+#: ``catalog_from(raw, source=name)``: a catalog checked against its schema and its rules
+CatalogFrom = Callable[..., Any]
 
-def read(path: Path) -> Source:
-    """The file as a Source; InputError (an unreadable Source) when it is no JSON object. A file
-    saved in UTF-16 or Shift_JIS is read, with an info finding naming its encoding."""
+
+def read(path: Path, *, catalog_from: CatalogFrom, scan_first: bool = True) -> Source:
+    """The file as a Source (``-``: standard input, named ``<stdin>``); InputError (an
+    unreadable Source) when it is no JSON object. A file saved in UTF-16 or Shift_JIS is read,
+    with an info finding naming its encoding. ``scan_first`` is for workbooks: unused here."""
+    if str(path) == STDIN:
+        return _source(parse_json_document(sys.stdin.read(), "<stdin>"), "<stdin>", catalog_from)
     text, encoding = read_input(path)
-    source = _source(parse_json_document(text, str(path)), str(path))
+    source = _source(parse_json_document(text, str(path)), str(path), catalog_from)
     if encoding is not None:
         source.findings.append(Finding("INPUT_ENCODING", "", {"encoding": encoding}))
     return source
 
 
-def read_stdin() -> Source:
-    """A JSON document (or catalog) on standard input, named ``<stdin>`` in the report."""
-    import sys
-
-    return _source(parse_json_document(sys.stdin.read(), "<stdin>"), "<stdin>")
-
-
-def _source(data: dict[str, Any], name: str) -> Source:
+def _source(data: dict[str, Any], name: str, catalog_from: CatalogFrom) -> Source:
     if is_catalog(data):
         return Source(name, Origin("json"), CATALOG, context={"catalog": catalog_from(data, source=name)})
     if is_own_report(data):

@@ -1,23 +1,27 @@
 """The reader registry: which reader takes a file, folders searched for inputs.
 
-Each reader is a module with ``SUFFIXES`` and ``read(path) -> Source``; adding a reader (a legacy
-profile) adds a line to :data:`READERS` and touches nothing else. A file no reader can read
-becomes an unreadable Source, so one bad file never stops a folder.
+A reader is a function ``read(path, *, scan_first) -> Source``, registered for its suffixes by
+the package that composes reading (``converter/__init__.py``: JSON here in io, our workbooks
+from ``converter.sheets.source``); adding a reader adds a registration and touches nothing else.
+A file no reader can read becomes an unreadable Source, so one bad file never stops a folder.
 """
 from __future__ import annotations
 
 import os
-
-import importlib
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from ..core.errors import InputError
 from ..core.source import Source, unreadable
 
-#: reader module → the suffixes it takes (lower case)
-READERS = {"converter.io.json_files": (".json",), "converter.io.workbooks": (".xlsx", ".xlsm")}
-INPUT_SUFFIXES = tuple(s for suffixes in READERS.values() for s in suffixes)
+#: ``reader(path, *, scan_first) -> Source``, raising InputError for a file it cannot read;
+#: ``scan_first=False`` lets a workbook's sheets reach the native reader unscanned (a worker only)
+Reader = Callable[..., Source]
+
+#: suffix (lower case) → its reader, filled by :func:`register` (``converter/__init__.py``)
+READERS: dict[str, Reader] = {}
+#: what a folder is searched for (``check``, ``audit``): JSON and our workbooks
+INPUT_SUFFIXES = (".json", ".xlsx", ".xlsm")
 # Folders of known-bad examples, of homemade sheets (read by `mechasheet import`, not by check)
 # and of conversions (documents repeating their sources' names): skipped when a parent folder is
 # searched, read when named.
@@ -27,23 +31,27 @@ SKIPPED_FOLDERS = ("broken", "legacy", "converted")
 STDIN = "-"
 
 
-def read_source(path: str | Path) -> Source:
-    """The Source of one file, read by the reader its suffix names (JSON when none does);
-    ``-`` is a JSON document on standard input."""
-    if str(path) == STDIN:
-        from .json_files import read_stdin
+def register(reader: Reader, *suffixes: str) -> None:
+    """``reader`` reads files with these suffixes. The package that composes reading registers
+    its readers here (``converter/__init__.py``), so io itself imports no front end."""
+    for suffix in suffixes:
+        READERS[suffix.lower()] = reader
 
-        try:
-            return read_stdin()
-        except InputError as exc:
-            return unreadable("<stdin>", str(exc), finding=exc.finding)
-    p = Path(path)
-    module = next((m for m, suffixes in READERS.items() if p.suffix.lower() in suffixes),
-                  "converter.io.json_files")
+
+def reader_for(path: str | Path) -> Reader:
+    """The reader a file's suffix names; the JSON reader when none does (``-`` included)."""
+    return READERS.get(Path(path).suffix.lower()) or READERS[".json"]
+
+
+def read_source(path: str | Path, *, scan_first: bool = True) -> Source:
+    """The Source of one file, read by the reader its suffix names (JSON when none does);
+    ``-`` is a JSON document on standard input. With ``scan_first=False`` a workbook's sheets
+    go to the native reader before their reach is scanned: only in a disposable worker."""
+    name = "<stdin>" if str(path) == STDIN else str(Path(path))
     try:
-        return importlib.import_module(module).read(p)
+        return reader_for(path)(Path(path), scan_first=scan_first)
     except InputError as exc:
-        return unreadable(str(p), str(exc), finding=exc.finding)
+        return unreadable(name, str(exc), finding=exc.finding)
 
 
 def read_sources(paths: Iterable[str | Path]) -> Iterator[Source]:

@@ -10,16 +10,13 @@ is an error that names the file and the limit, never a silent cut.
 """
 from __future__ import annotations
 
-import os
 import re
-import struct
 import zipfile
-import zlib
 from functools import lru_cache
 from html import unescape
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 from ..core.errors import InputError
 
@@ -58,9 +55,6 @@ class Area:
     left: int
     bottom: int
     right: int
-    # Each ``a1`` text made once: an Area is shared by every workbook of one template version
-    # (``_workbook_part``), whose reader asks the same cells' texts file after file.
-    _texts: dict[int, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @property
     def rows(self) -> int:
@@ -72,10 +66,7 @@ class Area:
 
     def a1(self, index: int = 0) -> str:
         """``Sheet!C12`` of the ``index``-th cell down the first column (for findings)."""
-        text = self._texts.get(index)
-        if text is None:
-            text = self._texts[index] = f"{self.sheet}!{column_letters(self.left)}{self.top + index + 1}"
-        return text
+        return f"{self.sheet}!{column_letters(self.left)}{self.top + index + 1}"
 
 
 @dataclass
@@ -88,27 +79,10 @@ class Package:
     names: dict[str, Area] = field(default_factory=dict)
     broken_names: dict[str, str] = field(default_factory=dict)  # name → its text (#REF!, a formula)
     properties: dict[str, str] = field(default_factory=dict)  # custom document properties
-    identity: tuple[int, ...] | None = None  # the file's device, inode, size and mtime when opened
     parts: dict[str, bytes] = field(default_factory=dict, repr=False)  # the parts read so far
-    shared_items: list[bytes] | None = field(default=None, repr=False)  # io.sheet_head's string items
-    #: the parsed workbook part these sheets and names came from, shared by every package whose
-    #: part reads the same (``_workbook_part``): what a caller may key its own per-shape work on
-    shape: Any = field(default=None, repr=False, compare=False)
 
     def close(self) -> None:
-        """Close the zip; what was read of it (the workbook's sheets, names and properties, the
-        parts) is kept for the next opening of the same unchanged file in this process (the
-        audit reads a workbook, then its formulas). In a worker (:func:`read_natively_first`)
-        the zip itself stays open for that next opening, until another file is opened: it
-        was checked already, and opening and checking it again cost 0.2-0.3 ms a workbook."""
-        global _RECENT
-        if self.identity is not None:
-            kept = self.zip if _NATIVE_FIRST else None
-            _forget_recent(keep=kept)
-            _RECENT = (self.identity, self.parts,
-                       (self.sheets, self.names, self.broken_names, self.properties, self.shape), kept)
-            if kept is not None:
-                return
+        """Close the zip (every opening is its own: nothing is kept for a later one)."""
         self.zip.close()
 
     def read_part(self, name: str) -> bytes:
@@ -148,8 +122,8 @@ class Package:
                                f"{sheet}!{column_letters(max(cols - 1, 0))}{rows}: {rows * cols:,} > {MAX_GRID_CELLS:,}")
 
     def check_prolog(self, sheet: str) -> None:
-        """A sheet the native reader will parse unscanned (:func:`read_natively_first`): no DTD in
-        its prolog, as for the shared parts."""
+        """A sheet the native reader will parse unscanned (``scan_first=False``): no DTD in its
+        prolog, as for the shared parts."""
         _check_prolog(self.zip, self._part(sheet), self.path)
 
     def _part(self, sheet: str) -> str:
@@ -168,61 +142,11 @@ _ANY_CELL = re.compile(rb"<c[\s/>]")
 _ANY_ROW = re.compile(rb"<row[\s/>]")
 
 
-#: the parts of the package last closed, by its file's identity, and in a worker its zip still
-#: open: one entry, taken by the next opening of that same unchanged file
-_RECENT: tuple[tuple[int, ...], dict[str, bytes], tuple[Any, ...], zipfile.ZipFile | None] | None = None
-
-
-def _forget_recent(keep: zipfile.ZipFile | None = None) -> None:
-    """The last closed package forgotten, its zip closed if it was left open (unless it is
-    ``keep``)."""
-    global _RECENT
-    if _RECENT is not None and _RECENT[3] is not None and _RECENT[3] is not keep:
-        _RECENT[3].close()
-    _RECENT = None
-
-
-#: Whether this process is a disposable worker (``converter.runner``): there a sheet goes to the
-#: native reader without the reach scan (a quarter of a check's time), its reach checked from the
-#: reader's own figures; a sheet reaching so far that the reader aborts costs the worker only, and
-#: the file is read again, scanned first, which names the cause. Elsewhere (the library in a user's
-#: process) every sheet is scanned first.
-_NATIVE_FIRST = False
-
-
-def read_natively_first(on: bool = True) -> None:
-    """Called by a worker process for each file (see ``_NATIVE_FIRST``); off for a file a worker
-    already died on."""
-    global _NATIVE_FIRST
-    _NATIVE_FIRST = on
-
-
-def natively_first() -> bool:
-    return _NATIVE_FIRST
-
-
-def _identity(p: Path) -> tuple[int, ...] | None:
-    try:
-        st = p.stat()
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
-
-
 def open_package(path: str | Path, *, contents: bool = True) -> Package:
     """The package at ``path``, checked; PackageError (an InputError) naming what is wrong.
     With ``contents=False`` only the zip is checked (limits, a workbook part) and no sheets,
     names or properties are read: for a caller that reads the parts it needs itself."""
     p = Path(path)
-    global _RECENT
-    identity = _identity(p) if contents else None
-    if _RECENT is not None and _RECENT[3] is not None:
-        if identity is not None and identity == _RECENT[0]:
-            # the same file, unchanged, its zip left open and checked by the last opening
-            _, parts, (sheets, names, broken, properties, shape), zf = _RECENT
-            _RECENT = None
-            return Package(p, zf, sheets, names, broken, properties, identity, parts, shape=shape)
-        _forget_recent()
     try:
         with open(p, "rb") as fh:
             head = fh.read(4096)
@@ -242,12 +166,7 @@ def open_package(path: str | Path, *, contents: bool = True) -> Package:
         _check_entries(zf, p)
         if not contents:
             return Package(p, zf, {})
-        if _RECENT is not None and identity is not None and _RECENT[0] == identity:
-            # the same file, unchanged since it was opened and checked: read again for nothing
-            _, parts, (sheets, names, broken, properties, shape), _ = _RECENT
-            _RECENT = None
-            return Package(p, zf, sheets, names, broken, properties, identity, parts, shape=shape)
-        sheets, names, broken, shape = _workbook(zf, p)
+        sheets, names, broken = _workbook(zf, p)
         properties = _custom_properties(zf, p)
         for shared in SHARED_PARTS:  # parts a native reader parses beside the sheets: checked too
             if shared in zf.NameToInfo:
@@ -255,7 +174,7 @@ def open_package(path: str | Path, *, contents: bool = True) -> Package:
     except BaseException:
         zf.close()
         raise
-    return Package(p, zf, sheets, names, broken, properties, identity, {}, shape=shape)
+    return Package(p, zf, sheets, names, broken, properties)
 
 
 def _not_a_package(p: Path, head: bytes) -> PackageError:
@@ -306,10 +225,6 @@ def _check_entries(zf: zipfile.ZipFile, p: Path) -> None:
 def _check_prolog(zf: zipfile.ZipFile, name: str, p: Path) -> None:
     """A part only the native reader parses: no DTD in its prolog (where XML allows one; the
     native reader expands no entities, so the prolog is where a bomb would have to start)."""
-    head = _deflated_head(zf, name)
-    if head is not None:
-        refuse_dtd(head, p, name)
-        return
     try:
         with zf.open(name) as fh:  # read up to the root element (a few dozen bytes in practice)
             head = fh.read(PROLOG_CHUNK)
@@ -323,46 +238,6 @@ def _check_prolog(zf: zipfile.ZipFile, name: str, p: Path) -> None:
     except RuntimeError as exc:
         raise PackageError(f"{p}: part {name} is encrypted", "INPUT_ENCRYPTED", name) from exc
     refuse_dtd(head, p, name)
-
-
-def _deflated_head(zf: zipfile.ZipFile, name: str) -> bytes | None:
-    """The first bytes of a deflated part up to its root element, read with one ``pread`` from
-    its local header on: a sheet's prolog is checked before each native read, and zipfile's own
-    opening of a member (its seeks and file objects) cost more than the check. None when the part
-    is not simply deflated in a real file, or anything looks off: then zipfile reads it, and
-    names what is wrong."""
-    info = zf.NameToInfo.get(name)
-    if info is None or info.compress_type != zipfile.ZIP_DEFLATED or info.flag_bits & 0x1:
-        return None
-    try:
-        fd = zf.fp.fileno()
-        want = min(info.compress_size, PROLOG_CHUNK)
-        local = os.pread(fd, _LOCAL_HEADER.size + 512 + want, info.header_offset)
-    except (AttributeError, OSError, ValueError):
-        return None
-    if len(local) < _LOCAL_HEADER.size or not local.startswith(ZIP_MAGIC):
-        return None
-    name_length, extra_length = _LOCAL_HEADER.unpack_from(local)[-2:]
-    start = _LOCAL_HEADER.size + name_length + extra_length
-    inflate = zlib.decompressobj(-15)
-    try:
-        first = local[start:start + want]
-        if len(first) < want:  # a long name or extra field: the data begins past what was read
-            first = os.pread(fd, want, info.header_offset + start)
-        head = inflate.decompress(first, PROLOG_BYTES)
-        done = want
-        while len(head) < PROLOG_BYTES and not _ROOT_START.search(head) and done < info.compress_size:
-            more = os.pread(fd, PROLOG_CHUNK, info.header_offset + start + done)
-            if not more:
-                break
-            done += len(more)
-            head += inflate.decompress(more, PROLOG_BYTES - len(head))
-    except (zlib.error, OSError):
-        return None
-    return head
-
-
-_LOCAL_HEADER = struct.Struct("<4s5H3L2H")  # a zip entry's local header (its name and extra follow)
 
 
 def refuse_dtd(data: bytes, p: Path, name: str) -> None:
@@ -405,7 +280,7 @@ def parse_xml(data: bytes, p: Path, part: str, start: Callable[[str, dict[str, s
 
     parser = xml.parsers.expat.ParserCreate(namespace_separator="}")
 
-    def refuse(*_: Any) -> None:
+    def refuse(*_: Any) -> NoReturn:
         raise PackageError(f"{p}: part {part} declares a DTD or entities (refused)", "INPUT_DAMAGED",
                            f"{part}: <!DOCTYPE>")
 
@@ -452,11 +327,10 @@ def _name_of(attributes: str) -> str | None:
     return _text(found.group(1) if found.group(1) is not None else found.group(2))
 
 
-def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, Area], dict[str, str], Any]:
+def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, Area], dict[str, str]]:
     """From ``xl/workbook.xml``: sheet name → its part (through the workbook's relationships),
     the global defined names and the area each points at, and apart, by their text, the names
-    that point at no single area (``#REF!``, a formula, several areas); and the parsed part
-    itself (``Package.shape``).
+    that point at no single area (``#REF!``, a formula, several areas).
 
     The part was refused if it declares a DTD (read_capped), so its text holds only XML's own
     five entities; its two kinds of element are found with regular expressions, several times
@@ -477,7 +351,7 @@ def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, A
         raise PackageError(f"{p}: more than {MAX_NAMES:,} defined names", "INPUT_TOO_LARGE",
                            f"definedName > {MAX_NAMES:,}") from None
     sheets = {name: targets[rid] for name, rid in ids if rid in targets}
-    return sheets, dict(names), dict(broken), names
+    return sheets, dict(names), dict(broken)
 
 
 class _TooManyNames(Exception):

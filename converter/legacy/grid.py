@@ -38,13 +38,13 @@ class Grid:
 
     def merge_end(self, row: int, col: int) -> int:
         """The last column of the merged range starting at (row, col), or col itself."""
-        for top, left, bottom, right in self.merged:
+        for top, left, _bottom, right in self.merged:
             if top == row and left == col:
                 return right
         return col
 
     def merge_bottom(self, row: int, col: int) -> int:
-        for top, left, bottom, right in self.merged:
+        for top, left, bottom, _right in self.merged:
             if top == row and left == col:
                 return bottom
         return row

@@ -44,16 +44,17 @@ class ImportRecord:
                 "unmapped_cells": sorted(self.unmapped, key=_cell_order)}
 
 
-def read_import(path: str | Path, system: str | None = None, profile: Profile | None = None
-                ) -> list[tuple[Source, ImportRecord]]:
+def read_import(path: str | Path, system: str | None = None, profile: Profile | None = None, *,
+                scan_first: bool = True) -> list[tuple[Source, ImportRecord]]:
     """Every character or unit in the workbook at ``path``; a file that cannot be imported is one
     unreadable Source saying why. With a ``profile``, its system and its sheets are read, its
-    pinned cells first. Never raises for what the file holds."""
+    pinned cells first. Never raises for what the file holds. ``scan_first=False``: one of our
+    templates has its sheets read natively before their reach is scanned (a worker only)."""
     p = Path(path)
     if profile is not None:
         system = profile.system
     if p.suffix.lower() in TEMPLATE_SUFFIXES:
-        ours = _our_template(p)
+        ours = _our_template(p, scan_first)
         if ours is not None:
             return [ours]
     try:
@@ -139,12 +140,13 @@ def _source(p: Path, got: Imported, scores: dict[str, float], detected: bool,
                                 dict(got.unmapped), scores)
 
 
-def _our_template(p: Path) -> tuple[Source, ImportRecord] | None:
-    """A workbook made from one of our templates, read by its names; None for any other."""
-    from ..io.workbooks import read
+def _our_template(p: Path, scan_first: bool) -> tuple[Source, ImportRecord] | None:
+    """A workbook made from one of our templates, read by its names (the reader registered
+    with io for its suffix); None for any other."""
+    from ..io.sources import reader_for
 
     try:
-        source = read(p)
+        source = reader_for(p)(p, scan_first=scan_first)
     except InputError as exc:
         if exc.code == "SHEET_NOT_TEMPLATE":
             return None

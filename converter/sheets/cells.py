@@ -31,19 +31,23 @@ class NamedCells:
     The package is opened safely first (``converter.io.xlsx_package``: zip limits, no DTDs, names
     read straight from ``xl/workbook.xml``, each reference parsed once); values come from
     python-calamine, which reads cached formula results fast, one sheet at a time and only the
-    sheets a name points into, each after its cells' reach was checked (STYLE: fast by design)."""
+    sheets a name points into, each after its cells' reach was checked (STYLE: fast by design).
 
-    def __init__(self, path: Path, package: Any, book: Any) -> None:
+    With ``scan_first`` (the default) each sheet's reach is scanned before calamine sees it;
+    without, calamine reads it first and its reach is checked from calamine's own figures: only
+    in a disposable worker process, since a sheet reaching far enough makes calamine abort."""
+
+    def __init__(self, path: Path, package: Any, book: Any, *, scan_first: bool = True) -> None:
         self.path = path
         self.package = package
         self.names = package.names  # name → Area
         self.broken = package.broken_names  # name → its text (#REF!, a formula)
+        self.scan_first = scan_first
         self._book = book
         self._grids: dict[str, list[list[Any]]] = {}
-        self._heads: dict[tuple[str, int, int], Any] = {}  # cells read from a sheet's first rows
 
     @classmethod
-    def open(cls, path: Path) -> "NamedCells":
+    def open(cls, path: Path, *, scan_first: bool = True) -> "NamedCells":
         import python_calamine
 
         from ..io.xlsx_package import PackageError, open_package
@@ -55,7 +59,7 @@ class NamedCells:
             package.close()
             raise PackageError(f"{path}: the workbook is damaged ({type(exc).__name__}: {exc})",
                                "INPUT_DAMAGED", type(exc).__name__) from exc
-        return cls(path, package, book)
+        return cls(path, package, book, scan_first=scan_first)
 
     def close(self) -> None:
         self.package.close()
@@ -70,12 +74,12 @@ class NamedCells:
             if sheet not in self.package.sheets:
                 self._grids[sheet] = []
             else:
-                from ..io.xlsx_package import PackageError, natively_first
+                from ..io.xlsx_package import PackageError
 
-                if natively_first():  # a worker: calamine first, its figures checked (xlsx_package)
-                    self.package.check_prolog(sheet)
-                else:
+                if self.scan_first:
                     self.package.extent(sheet)  # PackageError before calamine would allocate too much
+                else:  # calamine first, its figures checked below
+                    self.package.check_prolog(sheet)
                 try:
                     native = self._book.get_sheet_by_name(sheet)
                 except Exception as exc:
@@ -86,24 +90,6 @@ class NamedCells:
                     self.package.check_reach(sheet, end[0] + 1, end[1] + 1)
                 self._grids[sheet] = native.to_python(skip_empty_area=False)
         return self._grids[sheet]
-
-    def read_head(self, areas: list[Any]) -> None:
-        """Single cells of a sheet not read yet, taken from its first rows when they can be
-        (``io.sheet_head``), so its whole grid is not built for them (the rules readings of a
-        ルール sheet); otherwise they are read with the sheet when first asked for."""
-        sheets = {a.sheet for a in areas}
-        if len(sheets) != 1:
-            return
-        (sheet,) = sheets
-        if sheet in self._grids or sheet not in self.package.sheets:
-            return
-        from ..io.sheet_head import head_cells
-
-        cells = sorted({(a.top, a.left) for a in areas})
-        got = head_cells(self.package, sheet, cells)
-        if got is not None:
-            for (row, col), value in got.items():
-                self._heads[(sheet, row, col)] = value
 
     def destination(self, name: str) -> Any:
         """The Area a name points at, or None."""
@@ -123,10 +109,6 @@ class NamedCells:
             return None
         grid = self._grids.get(area.sheet)
         if grid is None:
-            key = (area.sheet, area.top + index, area.left)
-            if key in self._heads:
-                value = self._heads[key]
-                return None if value == "" else value
             grid = self.grid(area.sheet)
         row = area.top + index
         if row >= len(grid):

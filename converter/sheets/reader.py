@@ -48,11 +48,12 @@ def read_sheet(path: str | Path) -> tuple[dict[str, Any], list[Finding], dict[st
     return got.document, got.findings, got.cells
 
 
-def read_workbook(path: str | Path) -> SheetRead:
+def read_workbook(path: str | Path, *, scan_first: bool = True) -> SheetRead:
     """Everything a mechasheet workbook holds, read by defined names: the cells' document with
-    the workbook's kept content applied (``kept.py``), the context and the rules readings."""
+    the workbook's kept content applied (``kept.py``), the context and the rules readings.
+    ``scan_first=False``: each sheet to calamine unscanned (:class:`NamedCells`; a worker only)."""
     p = Path(path)
-    named = NamedCells.open(p)
+    named = NamedCells.open(p, scan_first=scan_first)
     try:
         return _read(p, named)
     finally:
@@ -157,11 +158,6 @@ def _read_options(rd: CellReader, system: str) -> tuple[dict[str, str], dict[str
     options: dict[str, str] = {}
     cells: dict[str, str] = {}
     declared = option_declarations(system)
-    read_head = getattr(rd.named, "read_head", None)  # a workbook's cells, not a grid given
-    if read_head is not None:
-        areas = [rd.named.names.get(f"{system}.options.{name}") for name in declared]
-        if all(a is not None and a.top == a.bottom and a.left == a.right for a in areas):
-            read_head(areas)
     for name, decl in declared.items():
         raw = rd.raw(f"{system}.options.{name}")
         cell = rd.cell_of(f"{system}.options.{name}")
@@ -273,7 +269,7 @@ def _numbered_to_lists(obj: dict[str, Any], at: str, cells: dict[str, str]) -> N
         if not isinstance(value, dict):
             continue
         if value and all(k.isdigit() for k in value):
-            items = []
+            items: list[Any] = []
             for old in sorted(value, key=int):
                 new = len(items)
                 if new != int(old):

@@ -422,26 +422,6 @@ def test_the_sheet_order_search_agrees_with_the_full_parse(tmp_path: Path, monke
         assert fast == full and len(fast) == 1, (sheet, tag, fast)
 
 
-def test_a_workbook_opened_again_unchanged_is_not_parsed_again(tmp_path) -> None:
-    """The reader, then drift, open the same workbook: the second opening takes the first's
-    sheets and names (the file unchanged); a file changed in between is read afresh."""
-    from converter.io import xlsx_package
-
-    path = tmp_path / "unit.xlsx"
-    path.write_bytes(MOBILE_SUIT.read_bytes())
-    first = xlsx_package.open_package(path)
-    first.close()
-    again = xlsx_package.open_package(path)
-    again.close()
-    assert again.names is first.names and again.sheets is first.sheets
-    _edit_part(MOBILE_SUIT, path, "xl/workbook.xml",
-               lambda text: text.replace('name="up.name"', 'name="up.renamed"', 1))
-    changed = xlsx_package.open_package(path)
-    changed.close()
-    assert changed.names is not first.names
-    assert "up.renamed" in changed.names and "up.name" not in changed.names
-
-
 def test_a_sheet_seen_unchanged_teaches_the_next_workbook(tmp_path: Path, monkeypatch) -> None:
     """A workbook of a template version whose sheets were seen unchanged is compared with their
     computed cells' bytes, one search a cell, whatever its players typed between them; a cell
@@ -466,32 +446,3 @@ def test_a_sheet_seen_unchanged_teaches_the_next_workbook(tmp_path: Path, monkey
                                                      lambda m: f"{m.group(1)}<f>{m.group(2)}+1</f>", xml, count=1))
     found = formula_drift(edited)
     assert [f.code for f in found] == ["AUDIT_FORMULA_ALTERED"] and compared  # the full comparison ran
-
-
-def test_a_worker_keeps_the_zip_open_for_the_same_file_only(tmp_path: Path) -> None:
-    """In a worker, a workbook closed and opened again unchanged takes the zip still open (it was
-    checked); opening another file closes it; outside a worker every zip is closed at once."""
-    from converter.io import xlsx_package
-
-    one, two = tmp_path / "one.xlsx", tmp_path / "two.xlsx"
-    one.write_bytes(MOBILE_SUIT.read_bytes())
-    two.write_bytes(MOBILE_SUIT.read_bytes())
-    try:
-        xlsx_package.read_natively_first(True)
-        first = xlsx_package.open_package(one)
-        first.close()
-        assert first.zip.fp is not None  # left open for the next opening
-        again = xlsx_package.open_package(one)
-        assert again.zip is first.zip and again.names is first.names
-        again.close()
-        other = xlsx_package.open_package(two)
-        assert first.zip.fp is None and other.zip is not first.zip  # another file: closed
-        other.close()
-        xlsx_package.open_package(one).close()
-        assert other.zip.fp is None
-    finally:
-        xlsx_package.read_natively_first(False)
-        xlsx_package._forget_recent()
-    outside = xlsx_package.open_package(one)
-    outside.close()
-    assert outside.zip.fp is None

@@ -12,7 +12,7 @@ import pytest
 
 from converter.convert import convert
 from converter.convert.up import BUDGET_CLASSES
-from converter.io.context import load_catalog
+from converter.sheets.source import load_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = load_catalog(ROOT / "samples/mailgear/.catalog/catalog-example.json")

@@ -14,7 +14,7 @@ from converter.check import check_document
 from converter.convert import convert
 from converter.convert.files import workbook_bytes
 from converter.io import expand_paths
-from converter.io.context import load_catalog
+from converter.sheets.source import load_catalog
 from converter.sheets import read_sheet
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ import pytest
 from converter.convert import convert
 from converter.convert.leaves import leaves
 from converter.core.errors import InputError
-from converter.io.context import load_catalog
+from converter.sheets.source import load_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted(p for system in ("up", "pp", "mailgear") for p in (ROOT / "samples" / system).glob("*.json"))

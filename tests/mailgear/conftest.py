@@ -18,7 +18,7 @@ EXAMPLE_CATALOG = ROOT / "samples" / "mailgear" / ".catalog" / "catalog-example.
 
 def example_catalog():
     """The example catalog, read and checked as the command line reads ``--catalog``."""
-    from converter.io.context import load_catalog
+    from converter.sheets.source import load_catalog
 
     return load_catalog(EXAMPLE_CATALOG)
 

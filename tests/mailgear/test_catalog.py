@@ -11,9 +11,9 @@ import pytest
 
 from converter.core.errors import InputError
 from converter.core.findings import Severity
-from converter.io.context import load_catalog
+from converter.sheets.source import load_catalog
 from converter.rules.mailgear import Catalog, evaluate as price
-from converter.io.context import catalog_from
+from converter.check.context import catalog_from
 
 from .conftest import EXAMPLE_CATALOG, example_catalog, codes, only, pilot, skills, weapon
 

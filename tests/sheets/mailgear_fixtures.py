@@ -11,7 +11,8 @@ from typing import Any, Callable
 import pytest
 
 from converter.rules.mailgear.catalog import Catalog
-from converter.io.context import catalog_from, load_catalog
+from converter.check.context import catalog_from
+from converter.sheets.source import load_catalog
 from converter.sheets import sheet_bytes, template_bytes
 
 from .conftest import with_rule_probes

@@ -19,7 +19,7 @@ from converter.rules.mailgear.tables import tables
 from converter.sheets import read_workbook, sheet_bytes, template_bytes, write_sheet
 from converter.sheets.mailgear.formulas import excel_key
 from converter.sheets.mailgear.sheet import SHEET
-from converter.io.context import catalog_from
+from converter.check.context import catalog_from
 
 from ..mailgear.test_properties import SAMPLES, mangled
 from ..strategies import mailgear_catalog, mailgear_pilot

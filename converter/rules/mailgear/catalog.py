@@ -191,7 +191,7 @@ def missing_table(table: str, where: str = "") -> Finding:
 
 def as_catalog(catalog: "Catalog | Mapping[str, Any] | None") -> Catalog | None:
     """Accept what a caller has: a Catalog or its raw data (a file is read by the front end,
-    ``converter.io.context.load_catalog``)."""
+    ``converter.sheets.source.load_catalog``)."""
     if catalog is None or isinstance(catalog, Catalog):
         return catalog
     if not isinstance(catalog, Mapping):

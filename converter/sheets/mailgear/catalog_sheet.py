@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any
 
-from ...io.context import catalog_from
+from ...check.context import catalog_from
 from ...rules.mailgear.catalog import Catalog, TABLES
 from ...rules.mailgear.tables import tables
 from ..layout import Layout, a1

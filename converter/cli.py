@@ -422,7 +422,7 @@ def _cmd_schema(args: argparse.Namespace) -> int:
         module, function = REPORT_SCHEMAS[args.system]
         sys.stdout.write(getattr(importlib.import_module(module, __package__), function)())
         return EXIT_OK
-    from .schema import schema_text
+    from .check.schema import schema_text
 
     sys.stdout.write(schema_text(args.system))
     return EXIT_OK
@@ -458,7 +458,7 @@ def _cmd_write(args: argparse.Namespace) -> int:
 
     from .core.errors import InputError
     from .io.files import load_json_document, refuse_inputs
-    from .schema import unsafe_number_findings
+    from .check.schema import unsafe_number_findings
     from .rules import system_ids
     from .rules.options import document_readings, parse_rule_args
     from .sheets import write_sheet

@@ -134,6 +134,6 @@ _LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-(2 ** 60), 2 ** 60), 
 def test_unsafe_numbers_are_found_wherever_they_are(value) -> None:
     """SCHEMA_NUMBER_UNSAFE at every NaN, infinity or integer past 2**53, and nowhere else (the
     quick look that skips the walk for a document with none must never miss one)."""
-    from converter.schema import unsafe_number_findings
+    from converter.check.schema import unsafe_number_findings
 
     assert sorted(f.pointer for f in unsafe_number_findings(value)) == sorted(_unsafe_leaves(value))

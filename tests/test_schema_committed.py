@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from converter.schema import SCHEMA_DIR, schema_text
+from converter.check.schema import SCHEMA_DIR, schema_text
 from converter.rules import system_ids
 
 
@@ -35,7 +35,7 @@ def test_committed_report_schema_matches_generator() -> None:
 
     import jsonschema
 
-    from converter.schema import report_schema_text
+    from converter.check.schema import report_schema_text
 
     committed = Path(SCHEMA_DIR, "report.schema.json").read_text(encoding="utf-8")
     assert committed == report_schema_text(), "run: mechasheet schema report > schemas/report.schema.json"

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from converter.schema import _catalog_validator, _fast_catalog_validator, _fast_validator, _validator, validate
+from converter.check.schema import _catalog_validator, _fast_catalog_validator, _fast_validator, _validator, validate
 
 from .mangled import paths, put
 from .strategies import mailgear_catalog, mailgear_pilot, pp_character, up_unit
@@ -75,7 +75,7 @@ def test_validate_findings_do_not_depend_on_the_fast_path(monkeypatch) -> None:
     """validate() gives the same findings with the compiled validator switched off."""
     docs = [json.loads(p.read_text(encoding="utf-8")) for p in _documents()]
     with_fast = [validate(d, d["system"]) for d in docs if d.get("system") in ("up", "mailgear", "pp")]
-    monkeypatch.setattr("converter.schema._fast_validator", lambda system: None)
+    monkeypatch.setattr("converter.check.schema._fast_validator", lambda system: None)
     without = [validate(d, d["system"]) for d in docs if d.get("system") in ("up", "mailgear", "pp")]
     assert with_fast == without
 

@@ -54,7 +54,7 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
 
 def _evaluate(doc: Mapping[str, Any], source: Source, rule_options: Mapping[str, str],
               context: Mapping[str, Any], report: FileReport) -> list[Finding]:
-    from ..schema import validate
+    from .schema import validate
 
     system = doc.get("system")
     if "system" not in doc:

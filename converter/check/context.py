@@ -12,6 +12,6 @@ from typing import Any, Mapping
 def catalog_from(raw: Any, *, cells: Mapping[str, str] | None = None, source: str = "") -> Any:
     """A checked catalog: its schema's findings and the rules' own, placed at their cells."""
     from ..rules.mailgear.catalog import Catalog
-    from ..schema import catalog_findings
+    from .schema import catalog_findings
 
     return Catalog.from_data(raw, cells=cells, source=source, structure=catalog_findings(raw))

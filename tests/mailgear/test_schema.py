@@ -7,7 +7,7 @@ import json
 import pytest
 
 from converter.core.findings import Severity
-from converter.schema import validate
+from converter.check.schema import validate
 
 from .conftest import ROOT, pilot, skills
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from converter import check_document
 from converter.core.findings import Severity
-from converter.schema import validate
+from converter.check.schema import validate
 
 from .conftest import character, finding, found, machine, priced
 

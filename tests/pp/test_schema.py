@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from converter.core.findings import catalog
-from converter.schema import validate
+from converter.check.schema import validate
 from converter.rules.pp import build_schema
 from converter.rules.pp.skills import ENTRY_KEYS
 

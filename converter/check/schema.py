@@ -11,16 +11,16 @@ from pathlib import Path
 from collections.abc import Mapping
 from typing import Any, Iterator
 
-from .core.findings import Finding
-from .core.pointers import pointer
-from .rules import get_system, system_ids
+from ..core.findings import Finding
+from ..core.pointers import pointer
+from ..rules import get_system, system_ids
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 
 
 def report_schema_text() -> str:
     """The check report's schema as committed in ``schemas/report.schema.json``."""
-    from .check.report import build_report_schema
+    from .report import build_report_schema
 
     return json.dumps(build_report_schema(), ensure_ascii=False, indent=2) + "\n"
 
@@ -203,7 +203,7 @@ def _short(value: Any) -> str:
 def _catalog_validator():
     import jsonschema  # heavy: only when validating
 
-    from .rules.mailgear.catalog import build_catalog_schema
+    from ..rules.mailgear.catalog import build_catalog_schema
 
     return jsonschema.Draft202012Validator(build_catalog_schema())
 
@@ -214,7 +214,7 @@ def _fast_catalog_validator():
         import jsonschema_rs
     except ImportError:
         return None
-    from .rules.mailgear.catalog import build_catalog_schema
+    from ..rules.mailgear.catalog import build_catalog_schema
 
     return jsonschema_rs.validator_for(build_catalog_schema())
 

@@ -3,27 +3,30 @@ their labels), each character or unit checked, written as a JSON document, and l
 
 Each workbook is read in a worker process (the runner's pool: memory and time limits, a file that
 crashes its reader costs only itself); documents come back in input order and are written here,
-so names that collide get a suffix deterministically. Reading (``converter.legacy``) and checking
-(``converter.check``) meet here, as they do in the runner for ``check``.
+so names that collide get a suffix deterministically. Once written, an entry is kept small (its
+object in import-report.json: :class:`Imported`), and what the set checks read of it. Reading
+(``converter.legacy``) and checking (``converter.check``) meet here, as they do in the runner.
 """
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
+from itertools import chain
 from pathlib import Path
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable
 
 from .check import CheckReport, FileReport, check_source
-from .check.checker import run_set_checks
-from .core.findings import Finding
+from .check.checker import LEVEL_ORDER, run_set_checks, set_member
+from .check.report import tally
+from .core.findings import Finding, Severity
 from .core.source import UNREADABLE, Origin
 from .io.files import Inputs, dump_document, write_atomic
 from .legacy.profile import Profile
 from .legacy.sources import SUFFIXES, ImportRecord, read_import
-from .roster_table import roster_frame, roster_row, write_roster
+from .roster_table import roster_frame, roster_row, who, write_roster
 from .runner import Limits, Task, in_input_order, input_files, run_in_workers
 
 REPORT_NAME = "import-report.json"
@@ -47,22 +50,60 @@ class Entry:
         return {**self.report.to_dict(lang), "import": {**self.record.to_dict(), "outputs": self.outputs}}
 
 
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """What a run keeps of an entry once its files are written (its report is let go): its
+    object in import-report.json as compact JSON, a sixth of the report in memory, and what the
+    summary, the exit code and the roster need besides."""
+
+    file: str  # the workbook
+    imported: bool
+    levels: tuple[Severity, ...]  # its findings', in order
+    who: tuple[Any, Any]  # its name and player (the document is not kept)
+    text: bytes
+
+    @classmethod
+    def of(cls, entry: Entry) -> "Imported":
+        r = entry.report
+        return cls(entry.record.file, entry.imported, tuple(f.level for f in r.findings),
+                   who(r.document or {}, r.system), _compact(entry.to_dict()))
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """Its object in import-report.json."""
+        return json.loads(self.text)
+
+    def with_findings(self, added: list[Finding]) -> "Imported":
+        """With the set checks' findings about it, placed among its own by level as the checker
+        orders a report's findings."""
+        data = self.data
+        own = zip(self.levels, data["findings"], strict=True)
+        both = sorted([*own, *((f.level, f.to_dict()) for f in added)], key=lambda pair: LEVEL_ORDER[pair[0]])
+        levels = tuple(level for level, _ in both)
+        data["findings"], data["valid"] = [d for _, d in both], Severity.ERROR not in levels
+        return replace(self, levels=levels, text=_compact(data))
+
+
+def _compact(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
 @dataclass
 class ImportReport:
-    """A run's entries, in input order; the whole report is import-report.json."""
+    """A run's entries, in input order, kept small; the whole report is import-report.json."""
 
-    entries: list[Entry]
-    check: CheckReport  # the same file reports, with the set checks run over them
+    entries: list[Imported]
+    check: CheckReport  # the options; the set checks' summaries and findings, over what they read
 
     @property
     def files(self) -> int:
         """The workbooks read."""
-        return len({e.record.file for e in self.entries})
+        return len({e.file for e in self.entries})
 
     @property
     def failed(self) -> int:
         """The workbooks that could not be imported."""
-        return len({e.record.file for e in self.entries if not e.imported})
+        return len({e.file for e in self.entries if not e.imported})
 
     @property
     def exit_code(self) -> int:
@@ -70,12 +111,23 @@ class ImportReport:
             return EXIT_ALL
         return EXIT_NONE if self.failed == self.files else EXIT_SOME
 
-    def to_dict(self, lang: str = "ja") -> dict[str, Any]:
-        return self.check.to_dict(lang, [e.to_dict(lang) for e in self.entries])
+    def summary(self) -> dict[str, int]:
+        return tally([e.levels for e in self.entries], self.check.sets)
+
+    def to_dict(self, files: list[Any] | None = None) -> dict[str, Any]:
+        """import-report.json as JSON data (``files``: the entries in another form, to encode)."""
+        return self.check.to_dict(files=[e.data for e in self.entries] if files is None else files,
+                                  summary=self.summary())
+
+    def write(self, path: Path, force: bool, inputs: Inputs) -> None:
+        """import-report.json, by json's encoder; each entry made JSON data only as the encoder
+        reaches it, so the whole report (70 MB at 10,000 sheets) is never in memory at once."""
+        encoder = json.JSONEncoder(ensure_ascii=False, indent=2, default=lambda e: e.data)
+        write_atomic(path, chain(encoder.iterencode(self.to_dict(self.entries)), ["\n"]), force, inputs)
 
     def roster(self):
         """The run as a pandas DataFrame (:mod:`converter.roster_table`)."""
-        return roster_frame(roster_row(e.report, e.record) for e in self.entries)
+        return roster_frame(roster_row(e.data, *e.who) for e in self.entries)
 
 
 def build_import_report_schema() -> dict[str, Any]:
@@ -188,8 +240,9 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
     names collide), with ``templates`` also our filled template of its system, then
     ``import-report.json`` and the roster (``roster.csv``, ``roster.xlsx``). Inputs are never
     replaced; every file is written whole or not at all. ``on_found`` receives the number of
-    workbooks to read before any is; ``on_entry`` each entry in input order once its files are
-    written. With ``required``, finding no workbook is an InputError."""
+    workbooks to read before any is; ``on_entry`` each whole entry in input order once its files
+    are written (the report keeps it small). With ``required``, finding no workbook is an
+    InputError."""
     paths = list(paths)
     out = Path(outdir) if outdir is not None else None
     root = _resolved(out) if out is not None else None
@@ -201,7 +254,8 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
     inputs = Inputs(files)
     plan = _Plan(write=out is not None, templates=templates)
     taken: set[str] = set()
-    entries: list[Entry] = []
+    entries: list[Imported] = []
+    members: list[tuple[int, FileReport]] = []  # (entry, what the set checks read of it)
 
     def hand_on(prepared: list[Prepared]) -> None:
         for got in prepared:
@@ -218,21 +272,26 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
                 for target, data in targets:
                     write_atomic(target, data, force, inputs)
                     got.entry.outputs.append(str(target))
-            entries.append(got.entry)
             if on_entry is not None:
                 on_entry(got.entry)
+            member = set_member(got.entry.report)
+            if member is not None:
+                members.append((len(entries), member))
+            entries.append(Imported.of(got.entry))
 
     task = Task(partial(_import_prepared, system=system, options=options, profile=profile, plan=plan),
                 partial(_crashed_prepared, plan=plan))
     if files:
         run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))),
                        limits or Limits(), in_input_order(hand_on))
-    check = CheckReport([e.report for e in entries], options=options)
+    check = CheckReport([member for _, member in members], options=options)
     run_set_checks(check)
+    for i, member in members:
+        if member.findings:
+            entries[i] = entries[i].with_findings(member.findings)
     report = ImportReport(entries, check)
     if out is not None:
-        text = json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n"
-        write_atomic(out / REPORT_NAME, text.encode("utf-8"), force, inputs)
+        report.write(out / REPORT_NAME, force, inputs)
         write_roster(report.roster(), out, force=force, inputs=inputs)
     return report
 

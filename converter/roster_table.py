@@ -15,22 +15,20 @@ from .core.findings import Severity
 if TYPE_CHECKING:
     import pandas
 
-    from .check.report import FileReport
     from .io.files import Inputs
-    from .legacy.sources import ImportRecord
 
 COLUMNS = ("file", "sheet", "system", "name", "player", "confidence", "computed", "declared", "budget",
            "errors", "warnings", "unmapped")
 
 
-def roster_row(report: "FileReport", record: "ImportRecord") -> tuple[Any, ...]:
-    """One character's or unit's row (COLUMNS): where it came from, who it is, its totals and
-    how many problems it has."""
-    name, player = who(report.document or {}, report.system)
-    levels = [f.level for f in report.findings]
-    return (record.file, record.sheet, report.system or record.system, name, player, record.confidence,
-            report.computed, report.declared, report.budget, levels.count(Severity.ERROR),
-            levels.count(Severity.WARNING), len(record.unmapped))
+def roster_row(entry: Mapping[str, Any], name: Any, player: Any) -> tuple[Any, ...]:
+    """One character's or unit's row (COLUMNS) from its object in import-report.json and who it
+    is (:func:`who`): where it came from, its totals and how many problems it has."""
+    source, totals = entry["import"], entry["totals"]
+    levels = [f["severity"] for f in entry["findings"]]
+    return (source["file"], source["sheet"], entry["system"] or source["system"], name, player,
+            source["confidence"], totals["computed"], totals["declared"], totals["budget"],
+            levels.count(Severity.ERROR), levels.count(Severity.WARNING), source["unmapped"])
 
 
 def who(doc: Mapping[str, Any], system: str | None) -> tuple[Any, Any]:

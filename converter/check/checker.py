@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from ..core import pointers
+from ..core.evaluation import Evaluation
 from ..core.findings import Finding, Severity
 from ..core.sets import Member
 from ..core.source import CATALOG, DOCUMENT, REPORT, UNREADABLE, Origin, Source
@@ -16,8 +17,9 @@ from ..rules import get_system, system_ids
 from ..rules.options import document_readings, option_declarations
 from .report import CheckReport, FileReport
 
-_LEVEL_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+LEVEL_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 CATALOG_SYSTEM = "mailgear-catalog"
+_MISSING = object()
 
 
 def check_document(doc: Mapping[str, Any], options: Mapping[str, str] | None = None,
@@ -143,7 +145,7 @@ def _placed(findings: Iterable[Finding], cells: Mapping[str, str]) -> list[Findi
 def ordered(findings: Iterable[Finding]) -> list[Finding]:
     """Errors, then warnings, then infos; within each, in the order found (the reader's, the
     schema's root causes, the engine's), so the first error is the root cause."""
-    return sorted(findings, key=lambda f: _LEVEL_ORDER[f.level])
+    return sorted(findings, key=lambda f: LEVEL_ORDER[f.level])
 
 
 def check_sources(sources: Iterable[Source], options: Mapping[str, str] | None = None,
@@ -159,6 +161,28 @@ def read_by_set_checks(fr: FileReport) -> bool:
     """Whether the set checks read ``fr``: an evaluated document of a system that has some."""
     return fr.kind == DOCUMENT and fr.system in system_ids() and fr.evaluation is not None \
         and bool(get_system(fr.system).set_checks)
+
+
+def set_member(fr: FileReport) -> FileReport | None:
+    """What the set checks read of ``fr``, for a run that lets reports go (None: nothing): a
+    report of the fields of its document its system declares (``System.fields_for``), its
+    evaluation's pricing (not its derived values or findings), cells and context, and no
+    findings but those the set checks will add."""
+    if not read_by_set_checks(fr) or fr.system is None or fr.evaluation is None:
+        return None
+    system, doc = get_system(fr.system), fr.document or {}
+    if system.set_partition is not None and system.set_partition(doc) is None:
+        return None  # in no set: no set check reads it
+    kept: dict[str, Any] = {}
+    for name in system.fields_for(doc):
+        value = pointers.get(doc, "/" + name, _MISSING)
+        if value is not _MISSING:
+            pointers.put(kept, "/" + name, value)
+    ev = fr.evaluation
+    pricing = Evaluation(lines=ev.lines, budget=ev.budget, declared=ev.declared, unevaluated=ev.unevaluated,
+                         priced=ev.priced)
+    return FileReport(fr.path, fr.system, kind=fr.kind, origin=fr.origin, evaluation=pricing, document=kept,
+                      cells=fr.cells, context=fr.context)
 
 
 def run_set_checks(report: CheckReport) -> None:

@@ -6,7 +6,7 @@ Its JSON form is described by ``schemas/report.schema.json`` (generated here by
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from ..core.evaluation import CostLine, Derived, Evaluation
 from ..core.findings import Finding, Severity, has_errors
@@ -117,21 +117,29 @@ class CheckReport:
         return any(f.kind == UNREADABLE for f in self.files)
 
     def summary(self) -> dict[str, int]:
-        counts = {"files": len(self.files), "invalid": sum(1 for f in self.files if not f.valid),
-                  "errors": 0, "warnings": 0, "infos": 0}
-        findings = [x for f in self.files for x in f.findings]
-        findings += [x for s in self.sets.values() for x in getattr(s, "findings", ())]
-        for x in findings:
-            counts[{Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "infos"}[x.level]] += 1
-        return counts
+        return tally([[x.level for x in f.findings] for f in self.files], self.sets)
 
-    def to_dict(self, lang: str = "ja", files: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    def to_dict(self, lang: str = "ja", files: list[Any] | None = None,
+                summary: dict[str, int] | None = None) -> dict[str, Any]:
         """The report as JSON data; ``files``: the files' entries when the caller made them
-        already (the audit's, which add to each)."""
+        already (the audit's, which add to each), with their ``summary`` when this report does
+        not hold them (an import's, let go once written)."""
+        counts = self.summary() if summary is None else summary
         return {"format": REPORT_FORMAT, "version": __version__, "options": dict(self.options),
-                "summary": self.summary(), "valid": self.valid,
+                "summary": counts, "valid": counts["invalid"] == 0,
                 "files": [f.to_dict(lang) for f in self.files] if files is None else files,
                 "sets": {name: s.to_dict(lang) for name, s in self.sets.items()}}
+
+
+def tally(levels: Sequence[Sequence[Severity]], sets: Mapping[str, Any]) -> dict[str, int]:
+    """A report's counts from each file's findings' ``levels``: the files, those with an error
+    (invalid), and the findings of each level, the set checks' summaries' included."""
+    counts = {"files": len(levels), "invalid": sum(1 for ls in levels if Severity.ERROR in ls),
+              "errors": 0, "warnings": 0, "infos": 0}
+    for level in [lv for ls in levels for lv in ls] + [x.level for s in sets.values()
+                                                      for x in getattr(s, "findings", ())]:
+        counts[level.value + "s"] += 1
+    return counts
 
 
 def build_report_schema() -> dict[str, Any]:

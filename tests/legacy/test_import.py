@@ -12,7 +12,7 @@ import pytest
 
 from converter import import_paths, roster
 from converter.cli import main
-from converter.importer import document_name
+from converter.importer import document_name, import_files
 
 ROOT = Path(__file__).resolve().parents[2]
 LEGACY = ROOT / "samples" / "legacy"
@@ -29,23 +29,26 @@ def _notes_only(path: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory):
+    """The samples imported, with each whole entry as the run handed it on (``on_entry``)."""
     out = tmp_path_factory.mktemp("out")
-    report = import_paths([LEGACY], out, templates=True, jobs=2)
-    return report, out
+    seen: list = []
+    report = import_files([LEGACY], out, templates=True, jobs=2, on_entry=seen.append)
+    return report, out, seen
 
 
 def test_every_sample_becomes_named_documents_with_report_and_roster(imported) -> None:
     """Each character or unit is a JSON document named after it, a filled template beside it; the
     report lists every one with where it came from; the roster has a row each."""
-    report, out = imported
+    report, out, seen = imported
     names = sorted(p.name for p in out.glob("*.json") if p.name != "import-report.json")
-    assert len(names) == len([e for e in report.entries if e.imported]) == 13
+    assert len(names) == len([e for e in report.entries if e.imported]) == len(
+        [e for e in seen if e.imported]) == 13
     assert "ガンダムＭｋ－Ⅱ.json" in names and "ジム.json" in names and "ボール.json" in names
     # pp-club-2015.xlsx needs its profile: without it, it is not forced into a system
     [unread] = [e for e in report.entries if not e.imported]
-    assert Path(unread.record.file).name == "pp-club-2015.xlsx"
-    assert [f.code for f in unread.report.findings] == ["LEGACY_NO_SYSTEM"]
-    for entry in (e for e in report.entries if e.imported):
+    assert Path(unread.file).name == "pp-club-2015.xlsx"
+    assert [f["code"] for f in unread.data["findings"]] == ["LEGACY_NO_SYSTEM"]
+    for entry in (e for e in seen if e.imported):
         doc = json.loads(Path(entry.outputs[0]).read_text(encoding="utf-8"))
         assert doc == entry.report.document
         assert Path(entry.outputs[1]).parent.name == "templates" and Path(entry.outputs[1]).exists()
@@ -53,7 +56,8 @@ def test_every_sample_becomes_named_documents_with_report_and_roster(imported) -
     import jsonschema
 
     jsonschema.validate(data, json.loads((ROOT / "schemas" / "import-report.schema.json").read_text("utf-8")))
-    assert [f["path"] for f in data["files"]] == [e.report.path for e in report.entries]
+    assert [f["path"] for f in data["files"]] == [e.report.path for e in seen]
+    assert data["files"] == [e.data for e in report.entries]
     first = data["files"][0]["import"]
     assert set(first) >= {"file", "sheet", "region", "system", "confidence", "unmapped", "unmapped_cells",
                           "outputs"}
@@ -80,8 +84,8 @@ def test_every_sample_becomes_named_documents_with_report_and_roster(imported) -
 def test_a_written_total_is_kept_to_show_the_old_arithmetic(imported) -> None:
     """up-label-beside's sheet says 1,364; the engine computes otherwise: the declared total is
     kept and the mismatch reported at its cell, as check does."""
-    report, _ = imported
-    entry = next(e for e in report.entries if e.report.path.endswith("up-label-beside.xlsx#機体データ"))
+    _, _, seen = imported
+    entry = next(e for e in seen if e.report.path.endswith("up-label-beside.xlsx#機体データ"))
     assert entry.report.declared == 1364 and entry.report.computed != 1364
     mismatch = next(f for f in entry.report.findings if f.code == "UP_TOTAL_MISMATCH")
     assert mismatch.cell == "機体データ!B13"
@@ -99,8 +103,8 @@ def test_names_collide_and_get_a_suffix(tmp_path: Path) -> None:
     shutil.copy(LEGACY / "pp-side-by-side.xlsx", tmp_path / "a.xlsx")
     shutil.copy(LEGACY / "pp-side-by-side.xlsx", tmp_path / "b.xlsx")
     report = import_paths([tmp_path], tmp_path / "out")
-    assert sorted(Path(e.outputs[0]).name for e in report.entries) == ["ジョウ-2.json", "ジョウ.json",
-                                                                       "ミナ-2.json", "ミナ.json"]
+    names = sorted(Path(e.data["import"]["outputs"][0]).name for e in report.entries)
+    assert names == ["ジョウ-2.json", "ジョウ.json", "ミナ-2.json", "ミナ.json"]
 
 
 def test_document_names_are_safe_file_names() -> None:
@@ -124,14 +128,14 @@ def test_mixed_folder_reports_every_failure_and_goes_on(tmp_path: Path) -> None:
     report = import_paths([folder], tmp_path / "out", jobs=2)
     by_file = {}
     for e in report.entries:
-        by_file.setdefault(Path(e.record.file).name, []).append(e)
+        by_file.setdefault(Path(e.file).name, []).append(e)
     assert set(by_file) == set(expected) | {"mailgear-pilot.xlsx", "up-two-units.xls", "notes.xlsx", "broken.ods"}
     assert [e.imported for e in by_file["up-two-units.xls"]] == [True, True]
-    assert [f.code for f in by_file["notes.xlsx"][0].report.findings] == ["LEGACY_NO_SYSTEM"]
-    assert [f.code for f in by_file["broken.ods"][0].report.findings] == ["LEGACY_UNREADABLE"]
+    assert [f["code"] for f in by_file["notes.xlsx"][0].data["findings"]] == ["LEGACY_NO_SYSTEM"]
+    assert [f["code"] for f in by_file["broken.ods"][0].data["findings"]] == ["LEGACY_UNREADABLE"]
     for name, code in expected.items():
         if code not in ("OK", "SHEET_NAME_MISSING", "SHEET_NAME_BROKEN", "SHEET_MISSING"):
-            assert code in [f.code for e in by_file[name] for f in e.report.findings], name
+            assert code in [f["code"] for e in by_file[name] for f in e.data["findings"]], name
     assert report.exit_code == 1
 
 
@@ -154,8 +158,9 @@ def test_system_named_reads_a_sheet_detection_would_not(tmp_path: Path) -> None:
         wb.active.append(row)
     wb.save(tmp_path / "ron.xlsx")
     assert import_paths([tmp_path / "ron.xlsx"]).exit_code == 2
-    [entry] = import_paths([tmp_path / "ron.xlsx"], system="pp").entries
-    assert entry.report.document["attributes"] == {"body": 3, "reflex": 3}
+    [entry] = import_paths([tmp_path / "ron.xlsx"], tmp_path / "out", system="pp").entries
+    [written] = entry.data["import"]["outputs"]
+    assert json.loads(Path(written).read_text("utf-8"))["attributes"] == {"body": 3, "reflex": 3}
 
 
 def test_the_input_is_never_modified(tmp_path: Path) -> None:
@@ -172,7 +177,7 @@ def test_an_output_folder_inside_the_input_is_not_imported_again(tmp_path: Path)
     shutil.copy(LEGACY / "mailgear-pilot.xlsx", tmp_path)
     import_paths([tmp_path], tmp_path / "out", templates=True)
     again = import_paths([tmp_path], tmp_path / "out2", templates=True)
-    assert [Path(e.record.file).name for e in again.entries] == ["mailgear-pilot.xlsx"]
+    assert [Path(e.file).name for e in again.entries] == ["mailgear-pilot.xlsx"]
 
 
 def test_profile_problems_name_the_file_and_key(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ import pandas."""
 from __future__ import annotations
 
 import copy
+import csv
 import json
 import shutil
 import subprocess
@@ -57,7 +58,8 @@ def _outputs(out: Path) -> dict[str, object]:
 
 def test_one_job_and_two_write_the_same_files(folder: Path, tmp_path: Path) -> None:
     """One job and two write the same files, names and report, the set check's finding joined to
-    ライガー's own findings; the caller sees the same entries, summary and exit code."""
+    ライガー's own findings (and counted in its roster row); the caller sees the same entries,
+    summary and exit code."""
     one = import_files([folder], tmp_path / "one", jobs=1, templates=True)
     two = import_files([folder], tmp_path / "two", jobs=2, templates=True)
     assert _outputs(tmp_path / "one") == _outputs(tmp_path / "two")
@@ -66,10 +68,14 @@ def test_one_job_and_two_write_the_same_files(folder: Path, tmp_path: Path) -> N
     data = json.loads((tmp_path / "two" / "import-report.json").read_text("utf-8"))
     [liger] = [f for f in data["files"] if f["path"] == path]
     assert len(liger["findings"]) > 1 and "UP_TRANSFORM_SET_MISMATCH" in [f["code"] for f in liger["findings"]]
-    assert [e.report.path for e in one.entries] == [e.report.path for e in two.entries]
-    assert [[Path(o).name for o in e.outputs] for e in one.entries] == [
-        [Path(o).name for o in e.outputs] for e in two.entries]
-    assert one.check.summary() == two.check.summary() and one.exit_code == two.exit_code == 1
+    assert [e.data["path"] for e in one.entries] == [e.data["path"] for e in two.entries]
+    assert [[Path(o).name for o in e.data["import"]["outputs"]] for e in one.entries] == [
+        [Path(o).name for o in e.data["import"]["outputs"]] for e in two.entries]
+    assert one.summary() == two.summary() and one.exit_code == two.exit_code == 1
+    # the roster counts ライガー's set finding among its errors, as the report does
+    with (tmp_path / "two" / "roster.csv").open(encoding="utf-8-sig") as fh:
+        [row] = [r for r in csv.DictReader(fh) if path.startswith(r["file"])]
+    assert int(row["errors"]) == [f["severity"] for f in liger["findings"]].count("error") > 0
 
 
 def test_report_is_written_as_one_dump_of_the_whole_report(folder: Path, tmp_path: Path) -> None:

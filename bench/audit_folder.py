@@ -28,7 +28,7 @@ def runs(out: Path, jobs: int) -> dict[str, tuple[str, str]]:
              f"out = Path({str(out)!r})\n"
              "reports = [out / 'a.json', out / 'a.xlsx', out / 'a.html']")
     return {
-        "check": ("from converter.runner import check_files",
+        "check": ("from converter.batch.checking import check_files",
                   f"report = check_files(files, jobs={jobs})\nassert len(report.files) == len(files)"),
         "audit, no output": (audit, f"report = audit_paths(files, jobs={jobs})"),
         # as `mechasheet audit` runs: the report libraries loaded while the files are audited,

@@ -66,9 +66,9 @@ CHILD = textwrap.dedent("""
 """)
 
 RUNS = {
-    "check-1": ("from converter.runner import check_files",
+    "check-1": ("from converter.batch.checking import check_files",
                 "report = check_files(files, jobs=1)\nassert len(report.files) == len(files)"),
-    "check-2": ("from converter.runner import check_files",
+    "check-2": ("from converter.batch.checking import check_files",
                 "report = check_files(files, jobs=2)\nassert len(report.files) == len(files)"),
     "openpyxl": ("import openpyxl",
                  "for f in files:\n"
@@ -81,7 +81,7 @@ RUNS = {
                  "for f in files:\n"
                  "    book = python_calamine.CalamineWorkbook.from_path(str(f))\n"
                  "    for s in book.sheet_names:\n        book.get_sheet_by_name(s).to_python()"),
-    "json-check": ("from converter.runner import check_files",
+    "json-check": ("from converter.batch.checking import check_files",
                    "report = check_files(files, jobs=1)\nassert len(report.files) == len(files)"),
     "json-jsonschema": ("import jsonschema\n"
                         "schemas = {s: json.loads(open(f'schemas/{s}.schema.json', encoding='utf-8').read()) "

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = """
 import json, resource, sys, time
-from converter.runner import check_files
+from converter.batch.checking import check_files
 start = time.perf_counter()
 report = check_files([sys.argv[1]], jobs=int(sys.argv[2]))
 seconds = time.perf_counter() - start

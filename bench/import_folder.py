@@ -234,7 +234,7 @@ def build_corpus(folder: Path, n: int) -> list[Path]:
 
 # An import writes into a folder of its own under TMPDIR, which main() points into the bench's
 # temporary folder (removed at the end).
-_IMPORT = ("import tempfile\nfrom converter.importer import import_files",
+_IMPORT = ("import tempfile\nfrom converter.imports.importer import import_files",
            "out = Path(tempfile.mkdtemp()) / 'out'\n"
            "report = import_files(files, out, jobs={jobs})\n"
            "assert report.files == len(files) and (out / 'roster.csv').exists()")

@@ -62,8 +62,8 @@ def check_paths(paths: Iterable[str | Path], options: Mapping[str, str] | None =
                 context: Mapping[str, Any] | None = None, *, jobs: int = 1):
     """Read every file named (folders searched) and check them together: a
     :class:`~converter.check.CheckReport`. Each workbook is read in a worker process, so a
-    damaged one costs only itself (:mod:`converter.runner`)."""
-    from .runner import check_files
+    damaged one costs only itself (:mod:`converter.batch`)."""
+    from .batch.checking import check_files
 
     return check_files(paths, options, context, jobs=jobs)
 
@@ -80,9 +80,9 @@ def check_path(path: str | Path, options: Mapping[str, str] | None = None,
 def import_paths(paths: Iterable[str | Path], outdir: str | Path | None = None, *, system: str | None = None,
                  jobs: int = 1, templates: bool = False):
     """Import workbooks, homemade or from our templates (folders searched): an
-    :class:`~converter.importer.ImportReport`; with ``outdir``, the documents, report and roster
+    :class:`~converter.imports.importer.ImportReport`; with ``outdir``, the documents, report and roster
     written there as ``mechasheet import`` writes them."""
-    from .importer import import_files
+    from .imports.importer import import_files
 
     return import_files(paths, outdir, system=system, jobs=jobs, templates=templates)
 
@@ -98,7 +98,7 @@ def convert(document: Mapping[str, Any], to: str, mapping: Any = None, catalog: 
 def roster(paths: Iterable[str | Path], *, system: str | None = None, jobs: int = 1):
     """The roster of the workbooks at ``paths`` as a pandas DataFrame: file, sheet, system, name,
     player, confidence, computed and declared totals, budget, errors, warnings, unmapped cells."""
-    from .importer import import_files
+    from .imports.importer import import_files
 
     return import_files(paths, system=system, jobs=jobs).roster()
 

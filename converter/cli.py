@@ -227,7 +227,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from .check.text import render_file, render_tail, text_options
     from .rules import system_ids
     from .rules.options import parse_rule_args
-    from .runner import check_files, default_jobs
+    from .batch.checking import check_files
+    from .batch.pool import default_jobs
 
     opts = text_options(args.lang, breakdown=args.breakdown, quiet=args.quiet, color=_color(sys.stdout))
 
@@ -303,11 +304,11 @@ def _cmd_import(args: argparse.Namespace) -> int:
     import contextlib
 
     from .check.text import render_file, text_options
-    from .importer import REPORT_NAME, Entry, import_files
+    from .imports.importer import REPORT_NAME, Entry, import_files
     from .legacy.profile import load_profile
     from .rules import system_ids
     from .rules.options import parse_rule_args
-    from .runner import default_jobs
+    from .batch.pool import default_jobs
 
     t = texts(args.lang)
     opts = text_options(args.lang, quiet=True, color=_color(sys.stdout))
@@ -350,7 +351,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     from .legacy.profile import load_profile
     from .rules import system_ids
     from .rules.options import parse_rule_args
-    from .runner import default_jobs
+    from .batch.pool import default_jobs
 
     t = texts(args.lang)
     outputs = check_report_names(args.output)
@@ -410,8 +411,8 @@ def _inside(path: Path, folder: Path) -> bool:
 
 #: the schemas `mechasheet schema` prints besides the systems' documents: name → (module, function)
 REPORT_SCHEMAS = {"mailgear-catalog": (".rules.mailgear.catalog", "catalog_schema_text"),
-                  "report": (".schema", "report_schema_text"),
-                  "import-report": (".importer", "import_report_schema_text"),
+                  "report": (".check.schema", "report_schema_text"),
+                  "import-report": (".imports.importer", "import_report_schema_text"),
                   "audit-report": (".audit.report", "audit_schema_text")}
 
 

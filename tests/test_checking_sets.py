@@ -73,7 +73,7 @@ def test_partial_transformation_places_counted_across_files_and_jobs(tmp_path: P
 def test_set_findings_of_two_sets_come_in_input_order_with_any_jobs(tmp_path: Path):
     """Two transformation sets, copies of one form and both kinds of mismatch: each form gets its
     set findings, listed in input order in ``set_findings``, the same with one job or two."""
-    from converter.runner import check_files
+    from converter.batch.checking import check_files
     from converter.sheets import write_sheet
     from tests.up.test_partial_transformation import BASE, RIDER, form
 
@@ -99,7 +99,7 @@ def test_set_findings_of_two_sets_come_in_input_order_with_any_jobs(tmp_path: Pa
 def test_the_mailgear_party_is_the_same_with_any_jobs(tmp_path: Path):
     """The mailgear party (a set check over every pilot, with the first pilot's catalog) is the
     same with one job or two."""
-    from converter.runner import check_files
+    from converter.batch.checking import check_files
 
     for p in (SAMPLES.parent / "mailgear").glob("*.xlsx"):
         shutil.copy(p, tmp_path / p.name)

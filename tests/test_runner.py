@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import converter.runner as runner
-from converter.runner import Limits, check_files
+import converter.batch.checking as checking
+import converter.batch.pool as pool
+from converter.batch.checking import check_files
+from converter.batch.pool import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -29,7 +31,7 @@ def _folder(tmp_path: Path, hostile: dict[str, str]) -> Path:
 def hostile_reader(monkeypatch):
     """The reader as a hostile file would drive it: abort, hang, exhaust memory, or raise.
     (The workers are forked, so they run this patched reader.)"""
-    real = runner.check_one
+    real = checking.check_one
 
     def reader(path, options, context, *, scan_first=True):
         name = Path(path).stem
@@ -43,7 +45,7 @@ def hostile_reader(monkeypatch):
             raise RuntimeError("a bug")
         return real(path, options, context, scan_first=scan_first)
 
-    monkeypatch.setattr(runner, "check_one", reader)
+    monkeypatch.setattr(checking, "check_one", reader)
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -70,7 +72,7 @@ def test_a_file_a_worker_died_on_is_read_again_scanned_first(tmp_path, monkeypat
     """A worker hands each sheet to the native reader unscanned; a file it dies on is read once
     more with every sheet scanned first (which names a sheet reaching too far), and only a second
     death is INPUT_CRASHED. The files after it are not held up."""
-    real = runner.check_one
+    real = checking.check_one
 
     log = tmp_path / "reads.log"
 
@@ -82,7 +84,7 @@ def test_a_file_a_worker_died_on_is_read_again_scanned_first(tmp_path, monkeypat
             os.abort()
         return real(path, options, context, scan_first=scan_first)
 
-    monkeypatch.setattr(runner, "check_one", reader)
+    monkeypatch.setattr(checking, "check_one", reader)
     (tmp_path / "sheets").mkdir()
     folder = _folder(tmp_path / "sheets", {"aborts-unscanned.xlsx": "", "aborts-always.xlsx": ""})
     report = check_files([folder], jobs=jobs, limits=Limits(seconds=30))
@@ -162,14 +164,14 @@ def test_a_bug_on_a_json_file_checked_in_process_costs_only_it(tmp_path, monkeyp
     INPUT_CRASHED, and the other files are checked."""
     for p in sorted((SAMPLES / "up").glob("m-*.json")) + sorted((SAMPLES / "up").glob("s-*.json")):
         (tmp_path / p.name).write_bytes(p.read_bytes())
-    real = runner.check_one
+    real = checking.check_one
 
     def reader(path, options, context):
         if Path(path).name.startswith("s-"):
             raise RuntimeError("a bug")
         return real(path, options, context)
 
-    monkeypatch.setattr(runner, "check_one", reader)
+    monkeypatch.setattr(checking, "check_one", reader)
     report = check_files([tmp_path], jobs=1)
     codes = {Path(fr.path).name: [f.code for f in fr.findings] for fr in report.files}
     assert codes["s-real-robot.json"] == ["INPUT_CRASHED"]
@@ -181,8 +183,8 @@ def test_files_for_a_worker_that_died_go_back_to_the_queue(tmp_path) -> None:
     being handed over): the file not delivered is queued again, not lost, and nothing raises."""
     import multiprocessing
 
-    task = runner.Task(runner.check_one, runner.crashed)
-    worker = runner._Worker.start(multiprocessing.get_context("fork"), task, Limits())
+    task = pool.Task(checking.check_one, checking.crashed)
+    worker = pool._Worker.start(multiprocessing.get_context("fork"), task, Limits())
     worker.process.kill()
     worker.process.join()
     queue = [0, 1, 2]
@@ -196,7 +198,7 @@ def test_files_for_a_worker_that_died_go_back_to_the_queue(tmp_path) -> None:
 def test_a_worker_that_dies_at_once_is_replaced(tmp_path, monkeypatch) -> None:
     """Workers that die before any file is sent cost no file: every file is still checked."""
     folder = _folder(tmp_path, {})
-    real_start = runner._Worker.start.__func__
+    real_start = pool._Worker.start.__func__
     started: list[int] = []
 
     def start(cls, ctx, task, limits):
@@ -207,7 +209,7 @@ def test_a_worker_that_dies_at_once_is_replaced(tmp_path, monkeypatch) -> None:
             w.process.join()
         return w
 
-    monkeypatch.setattr(runner._Worker, "start", classmethod(start))
+    monkeypatch.setattr(pool._Worker, "start", classmethod(start))
     report = check_files([folder], jobs=2)
     assert len(report.files) == len(list(folder.iterdir()))
     assert all(fr.valid for fr in report.files), [fr.findings for fr in report.files if not fr.valid]

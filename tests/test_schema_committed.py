@@ -48,7 +48,7 @@ def test_committed_import_report_schema_matches_generator() -> None:
 
     import jsonschema
 
-    from converter.importer import import_report_schema_text
+    from converter.imports.importer import import_report_schema_text
 
     committed = Path(SCHEMA_DIR, "import-report.schema.json").read_text(encoding="utf-8")
     assert committed == import_report_schema_text(), \

@@ -20,8 +20,9 @@ from ..io.sources import INPUT_SUFFIXES, expand_paths, read_source
 from ..legacy.grid import SUFFIXES as WORKBOOK_SUFFIXES
 from ..legacy.profile import Profile
 from ..legacy.sources import ImportRecord, read_import
-from ..roster_table import who
-from ..runner import Limits, Task, crashed, run_in_workers
+from ..imports.roster import who
+from ..batch.checking import crashed
+from ..batch.pool import Limits, Task, run_in_workers
 from .duplicates import duplicate_findings
 from .house import Approval, HouseRules, sheet_approvals
 from .party import party_figure, party_views

@@ -93,7 +93,7 @@ def write_annotated(report: AuditReport, folder: Path, lang: str = "ja", force: 
     from functools import partial
 
     from ..legacy.grid import SUFFIXES
-    from ..runner import Limits, Task, run_in_workers
+    from ..batch.pool import Limits, Task, run_in_workers
 
     workbooks = [f for f in report.files if Path(f.path).suffix.lower() in SUFFIXES
                  and any(m.readable for m in f.members)]

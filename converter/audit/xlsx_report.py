@@ -3,7 +3,7 @@ roster, every finding, the party and the duplicates, each a table the GM can sor
 from __future__ import annotations
 
 from ..core.texts import texts
-from ..roster_table import frames_xlsx
+from ..imports.roster import frames_xlsx
 from .report import AuditReport
 from .tables import (duplicates_frame, findings_frame, party_frame, roster_frame, settings_rows,
                      summary_rows)

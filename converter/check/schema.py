@@ -13,7 +13,7 @@ from typing import Any, Iterator
 
 from ..core.findings import Finding
 from ..core.pointers import pointer
-from ..rules import get_system, system_ids
+from ..rules import get_system
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 

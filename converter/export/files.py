@@ -38,7 +38,7 @@ class Exported:
 def piece_of(system: str, document: Mapping[str, Any], evaluation: Evaluation, source: str,
              errors: int = 0) -> Piece:
     """The piece of a checked document."""
-    from ..importer import document_name
+    from ..imports.importer import document_name
 
     piece = build_piece(Reading(system, document, evaluation), source,
                         document_name(document, Path(source).stem), PER_ITEM[system])
@@ -78,7 +78,7 @@ def export_paths(paths: Iterable[str | Path], context: Mapping[str, Any] | None 
 
 def file_stems(pieces: Iterable[Piece]) -> list[str]:
     """A file name for each piece, from its name, made unique (``名前``, ``名前-2``)."""
-    from ..importer import document_name
+    from ..imports.importer import document_name
 
     seen: dict[str, int] = {}
     stems = []

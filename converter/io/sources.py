@@ -101,3 +101,14 @@ def _once(paths: list[Path]) -> list[Path]:
             seen.add(key)
             out.append(p)
     return out
+
+
+def input_files(paths: Iterable[str | Path], suffixes: tuple[str, ...] | None = None,
+          required: bool = False) -> list[Path]:
+    """The files named (folders searched: ``io.expand_paths``); with ``required``, none found is
+    an InputError (NO_DOCUMENTS, exit 2)."""
+    files = expand_paths(paths) if suffixes is None else expand_paths(paths, suffixes)
+    if required and not files:
+        names = [str(p) for p in paths]
+        raise InputError("no documents found in: " + ", ".join(names), "NO_DOCUMENTS", paths=names)
+    return files

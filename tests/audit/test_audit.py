@@ -323,7 +323,7 @@ def test_report_tables_are_written_as_values(tmp_path) -> None:
     import openpyxl
     import pandas
 
-    from converter.roster_table import frames_xlsx
+    from converter.imports.roster import frames_xlsx
 
     frame = pandas.DataFrame({"name": ["=HYPERLINK(\"http://x\")", "0012", "http://example.com", None],
                               "total": pandas.array([1200, None, 3, 4], dtype="Int64")})

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from converter import check_path
-from converter.runner import check_files
+from converter.batch.checking import check_files
 
 from .corpus import BUILDERS, build
 

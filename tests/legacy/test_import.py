@@ -12,7 +12,7 @@ import pytest
 
 from converter import import_paths, roster
 from converter.cli import main
-from converter.importer import document_name, import_files
+from converter.imports.importer import document_name, import_files
 
 ROOT = Path(__file__).resolve().parents[2]
 LEGACY = ROOT / "samples" / "legacy"
@@ -259,6 +259,6 @@ def test_roster_stays_the_function_after_its_module_is_imported() -> None:
 
     import converter
 
-    importlib.import_module("converter.roster_table")
+    importlib.import_module("converter.imports.roster")
     importlib.import_module("converter.audit.folder")
     assert callable(converter.roster)

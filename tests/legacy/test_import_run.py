@@ -14,7 +14,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from converter.importer import import_files
+from converter.imports.importer import import_files
 from converter.sheets import sheet_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,7 +94,7 @@ def test_a_worker_never_imports_pandas() -> None:
     """What a worker runs on a workbook (read, check, its outputs prepared) leaves pandas
     unimported: only the parent builds the roster."""
     code = ("import sys; from pathlib import Path\n"
-            "from converter.importer import _Plan, _import_prepared\n"
+            "from converter.imports.importer import _Plan, _import_prepared\n"
             f"got = _import_prepared(Path({str(LEGACY / 'pp-side-by-side.xlsx')!r}), None, {{}}, None,"
             " _Plan(write=True, templates=True))\n"
             "assert len(got) == 2 and got[0].document and got[0].template\n"

@@ -10,12 +10,12 @@ import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from .core.findings import Severity
+from ..core.findings import Severity
 
 if TYPE_CHECKING:
     import pandas
 
-    from .io.files import Inputs
+    from ..io.files import Inputs
 
 COLUMNS = ("file", "sheet", "system", "name", "player", "confidence", "computed", "declared", "budget",
            "errors", "warnings", "unmapped")
@@ -54,7 +54,7 @@ def write_roster(frame: "pandas.DataFrame", outdir: Path, *, force: bool = False
                  inputs: "Iterable[str] | Inputs" = ()) -> list[Path]:
     """``roster.csv`` (UTF-8 with a BOM: Excel opens it as UTF-8) and ``roster.xlsx`` in
     ``outdir``, each written whole or not at all."""
-    from .io.files import Inputs, write_atomic
+    from ..io.files import Inputs, write_atomic
 
     inputs = inputs if isinstance(inputs, Inputs) else Inputs(inputs)
     csv = write_atomic(outdir / "roster.csv", frame.to_csv(index=False).encode("utf-8-sig"), force=force,

@@ -1,0 +1,1 @@
+"""Homemade and older sheets brought in: the import run (``importer``) and its roster (``roster``)."""

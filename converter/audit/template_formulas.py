@@ -143,7 +143,7 @@ def build_map(data: bytes, source: str) -> FormulaMap:
             done.add(key)
             continue
         sheet, r, c = key
-        column = []
+        column: list[str] = []
         while (sheet, r + len(column), c) in formulas and (sheet, r + len(column), c) not in done \
                 and (sheet, r + len(column), c) not in singles:
             column.append(formulas[(sheet, r + len(column), c)])

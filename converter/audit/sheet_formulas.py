@@ -3,12 +3,13 @@
 A part comes through :meth:`~converter.io.xlsx_package.Package.read_part` (size limits; a part
 that declares a DTD is refused before any parsing), so its text holds only XML's five predefined
 entities. Formula cells are found with one regular expression anchored on ``<f`` (a cell's first
-child when it has one), several times faster than a parser's callbacks over every cell; cells
-written without a reference (``<c>`` with no ``r``, allowed and rare) are placed by counting,
-through expat. A shared formula's later cells (Excel's ``<f t="shared" si="0"/>``) are its first
-cell's formula moved to them, when asked; an array formula (``t="array"``) holds for every cell
-of its range. A cell's typed value is looked up only where
-it is asked for (a computed cell whose formula is gone), so an unchanged sheet costs one scan.
+child when it has one), several times faster than a parser's callbacks over every cell; in a
+sheet whose formula cells are written without their reference (``<c>`` with no ``r``, allowed
+and rare) every cell is placed by counting, through expat. A shared formula's later cells
+(Excel's ``<f t="shared" si="0"/>``) are its first cell's formula moved to them, when asked; an
+array formula (``t="array"``) holds for every cell of its range. A cell's typed value is looked
+up only where it is asked for (a computed cell whose formula is gone), so an unchanged sheet
+costs one scan.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from html import unescape
 from typing import Any, Mapping
 
-from ..io.xlsx_package import _BARE_CELL, Package, column_index, parse_xml
+from ..io.xlsx_package import Package, column_index, parse_xml
 from ..io.formula_text import normal, translate
 
 _FORMULA_CELL = re.compile(
@@ -134,13 +135,15 @@ class SheetFormulas:
         self.cells: dict[tuple[int, int], CellFormula] = {}
         self._shared: dict[str, tuple[int, int, str]] = {}  # si → master (row, column, text)
         self._pending: list[tuple[int, int, str, str, Any]] = []  # shared children before their master
-        if self._data:
-            if _BARE_CELL.search(self._data):
-                self._scan_counting()
-            else:
-                self._scan()
+        if self._data and (b"<c>" in self._data or not self._scan()):
+            self.cells.clear()
+            self._shared.clear()
+            self._pending.clear()
+            self._scan_counting()
 
-    def _scan(self) -> None:
+    def _scan(self) -> bool:
+        """The formula cells found by their references; False at a formula cell written without
+        one (only such a cell needs the cells before it counted)."""
         data = self._data
         at = data.find(b"<f")
         while at >= 0:  # each formula, then its cell's start: a few hundred jumps, not a full scan
@@ -152,7 +155,7 @@ class SheetFormulas:
             if letters is None:  # the reference not first among the attributes (other writers)
                 ref = _REFERENCE.search(cell)
                 if ref is None:
-                    continue
+                    return False
                 letters, number = ref.group(1).upper(), ref.group(2)
             kind = _TYPE.search(cell) if b't="' in cell else None
             at_cell = (int(number) - 1, _column(letters))
@@ -162,6 +165,7 @@ class SheetFormulas:
             else:
                 self._add(at_cell, kind_name, _attributes(f), decoded_formula(text), value)
         self._finish()
+        return True
 
     def _scan_counting(self) -> None:
         """The same, through expat, placing cells and rows written without a reference."""

@@ -277,6 +277,41 @@ def test_an_array_formula_is_read(tmp_path: Path) -> None:
     assert formula_drift(dst) == []
 
 
+def test_cells_written_without_their_reference_are_counted(tmp_path: Path) -> None:
+    """A sheet whose cells are written without ``r`` where counting places them (as some writers
+    save them) reads the same formulas: no drift; one of those cells edited is still found."""
+    from converter.io.xlsx_package import column_index
+
+    part = _part_of(MOBILE_SUIT, "ユニット")
+    stripped = 0
+
+    def bare(xml: str) -> str:
+        last = None  # (row, column) of the cell before
+
+        def cell(m: re.Match) -> str:
+            nonlocal last, stripped
+            row, col = int(m.group(2)), column_index(m.group(1))
+            follows = (last == (row, col - 1)) if last and last[0] == row else col == 0
+            last = (row, col)
+            if not follows:
+                return m.group(0)
+            stripped += 1
+            return "<c"
+
+        return re.sub(r'<c r="([A-Z]+)(\d+)"', cell, xml)
+
+    dst = tmp_path / "bare.xlsx"
+    _edit_part(MOBILE_SUIT, dst, part, bare)
+    unreferenced = r"(<c(?![^>]*\br=)[^>]*>)<f>([^<]+)</f>"  # a formula cell without its reference
+    with zipfile.ZipFile(dst) as z:
+        assert stripped and re.search(unreferenced, z.read(part).decode())
+    assert formula_drift(dst) == []
+    edited = tmp_path / "bare-edited.xlsx"
+    _edit_part(dst, edited, part, lambda xml: re.sub(unreferenced, lambda m: f"{m.group(1)}<f>{m.group(2)}+1</f>",
+                                                   xml, count=1))
+    assert [f.code for f in formula_drift(edited)] == ["AUDIT_FORMULA_ALTERED"]
+
+
 def test_rows_inserted_into_a_table(tmp_path: Path) -> None:
     """A row added below the weapons table, the column names stretched over it: formulas that
     follow the row pattern, or none, are no drift; a number typed into its 単体ＵＰ cell is."""

@@ -24,23 +24,18 @@ TARGET = 2.0
 
 def runs(out: Path, jobs: int) -> dict[str, tuple[str, str]]:
     audit = ("from converter.audit.folder import audit_paths\n"
-             "from converter.audit.outputs import ReportLibraries, write_annotated, write_reports\n"
+             "from converter.audit.run import AuditOptions, run_audit\n"
              f"out = Path({str(out)!r})\n"
              "reports = [out / 'a.json', out / 'a.xlsx', out / 'a.html']")
     return {
         "check": ("from converter.batch.checking import check_files",
                   f"report = check_files(files, jobs={jobs})\nassert len(report.files) == len(files)"),
         "audit, no output": (audit, f"report = audit_paths(files, jobs={jobs})"),
-        # as `mechasheet audit` runs: the report libraries loaded while the files are audited,
-        # the copies and the reports written with the same jobs
-        "audit, reports": (audit, "libraries = ReportLibraries(reports)\n"
-                                  f"report = audit_paths(files, jobs={jobs}, on_started=libraries.start)\n"
-                                  f"libraries.join()\nwrite_reports(report, reports, force=True, jobs={jobs})"),
-        "audit, everything": (audit, "libraries = ReportLibraries(reports)\n"
-                                     f"report = audit_paths(files, jobs={jobs}, on_started=libraries.start)\n"
-                                     "libraries.join()\n"
-                                     f"write_annotated(report, out / 'annotated', force=True, jobs={jobs})\n"
-                                     f"write_reports(report, reports, force=True, jobs={jobs})"),
+        # as `mechasheet audit` runs: every output name checked first, then the audit, the
+        # copies (in workers) and the reports, one after another
+        "audit, reports": (audit, f"run_audit(AuditOptions(files, reports, copies=False, force=True, jobs={jobs}))"),
+        "audit, everything": (audit, "run_audit(AuditOptions(files, reports, annotated=out / 'annotated', "
+                                     f"force=True, jobs={jobs}))"),
     }
 
 
@@ -66,7 +61,7 @@ def main() -> None:
         ratio = results[kind]["seconds"] / check
         verdict = "met" if ratio <= TARGET else "NOT met"
         # each round's audit against the check run just before it (the machine's speed drifts)
-        paired = ", ".join(f"{a / c:.2f}" for a, c in zip(results[kind]["per_file_ms_all"], checks))
+        paired = ", ".join(f"{a / c:.2f}" for a, c in zip(results[kind]["per_file_ms_all"], checks, strict=True))
         print(f"target: the audit with {what} within {TARGET:g}x of check: {ratio:.2f}x, {verdict} "
               f"(round by round: {paired})")
 

@@ -342,71 +342,42 @@ def _cmd_import(args: argparse.Namespace) -> int:
 def _cmd_audit(args: argparse.Namespace) -> int:
     """Audit a folder for the GM: each file's findings as it is done, then the reports and the
     annotated copies; exit 0 without errors, 1 with some, 2 when nothing could be read."""
-    from .audit.folder import AUDIT_SUFFIXES, audit_paths
-    from .audit.house import load_house
-    from .audit.outputs import ReportLibraries, check_report_names, write_annotated, write_reports
+    import contextlib
+
+    from .audit.run import AuditOptions, run_audit
     from .check.text import render_file, text_options
-    from .io import expand_paths
-    from .io.files import Inputs
-    from .legacy.profile import load_profile
-    from .rules import system_ids
-    from .rules.options import parse_rule_args
-    from .batch.pool import default_jobs
 
     t = texts(args.lang)
-    outputs = check_report_names(args.output)
-    options = parse_rule_args(args.rule, system_ids())
-    house = load_house(args.house, system_ids()) if args.house else None
-    if house is not None:
-        parse_rule_args([f"{k}={v}" for k, v in house.rules.items()], system_ids())
-    profile = load_profile(args.profile) if args.profile else None
-    folder = None if args.no_annotated else Path(args.annotated or outputs[0].parent / "annotated")
-    files = [p for p in expand_paths(args.paths, AUDIT_SUFFIXES)  # not the copies of an earlier audit
-             if folder is None or not _inside(p, folder)]
-    jobs = args.jobs or default_jobs()
-    if not files:
-        raise MechasheetError("no documents found in: " + ", ".join(args.paths), "NO_DOCUMENTS",
-                              paths=list(args.paths))
     opts = text_options(args.lang, quiet=True, color=_color(sys.stdout))
-    libraries = ReportLibraries(outputs)
-    from .audit.house import HouseRules
-    from .audit.tables import in_force
+    options = AuditOptions(args.paths, args.output, house=args.house, annotated=args.annotated,
+                           copies=not args.no_annotated, profile=args.profile, rules=args.rule,
+                           catalog=args.catalog, skills=args.skills, jobs=args.jobs, force=args.force,
+                           lang=args.lang)
+    with contextlib.ExitStack() as stack:
+        advance: list[Any] = []  # the progress bar, once the files are counted
 
-    for setting, value in in_force(house or HouseRules(), {**(house.rules if house else {}), **options}):
-        sys.stdout.write(t["audit_setting"].format(setting=setting, value=value) + "\n")
-    with _progress(len(files)) as advance:
+        def on_start(settings: list[tuple[str, str]], total: int) -> None:
+            for setting, value in settings:
+                sys.stdout.write(t["audit_setting"].format(setting=setting, value=value) + "\n")
+            advance.append(stack.enter_context(_progress(total)))
+
         def on_file(audited) -> None:
             for m in audited.members:
                 sys.stdout.write(render_file(m.report, opts))
             sys.stdout.flush()
-            advance()
+            advance[0]()
 
-        report = audit_paths(files, house=house, options=options, context=_context(args), profile=profile,
-                             jobs=jobs, on_file=on_file, on_started=libraries.start)
-    inputs = Inputs(files)
-    written = []
-    libraries.join()  # before the copies' workers are forked
-    if folder is not None:
-        written += write_annotated(report, folder, args.lang, force=args.force, inputs=inputs, jobs=jobs)
-    written += write_reports(report, outputs, args.lang, force=args.force, inputs=inputs, jobs=jobs)
-    for audited in report.files:
+        outcome = run_audit(options, on_start=on_start, on_file=on_file)
+    for audited in outcome.report.files:
         if audited.annotation_failed:
             sys.stdout.write(t["audit_not_annotated"].format(path=audited.path, reason=audited.annotation_failed) + "\n")
         if audited.losses:
             losses = "、".join(loss.text(args.lang) for loss in audited.losses)
             sys.stdout.write(t["audit_losses"].format(path=audited.path, losses=losses) + "\n")
-    sys.stdout.write(t["audit_summary"].format(**report.summary()) + "\n")
-    for p in written[-len(outputs):]:
+    sys.stdout.write(t["audit_summary"].format(**outcome.report.summary()) + "\n")
+    for p in outcome.reports:
         sys.stdout.write(t["audit_written"].format(path=p) + "\n")
-    return report.exit_code
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve().relative_to(folder.resolve())
-        return True
-    except ValueError:
-        return False
+    return outcome.exit_code
 
 
 #: the schemas `mechasheet schema` prints besides the systems' documents: name → (module, function)

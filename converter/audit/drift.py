@@ -13,17 +13,15 @@ caches it) and the field's pointer: an unchanged sheet costs one scan of its for
 from __future__ import annotations
 
 import copy
-import re
-from functools import lru_cache
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 from ..core.findings import Finding
 from ..io.xlsx_package import Area, Package, column_letters, open_package
-from ..io.formula_text import masked, normal
-from .sheet_formulas import SharedStrings, SheetFormulas, decoded_formula
-from .template_formulas import Entry, FormulaMap, formula_map, moved_normal
+from ..io.formula_text import masked
+from .sheet_formulas import SharedStrings, SheetFormulas
+from .template_formulas import Entry, FormulaMap, formula_map
 
 TEMPLATE_NAME = "mechasheet.template"
 
@@ -127,22 +125,16 @@ def _place(entry: Entry, fmap: FormulaMap, package: Package) -> tuple[str, int, 
     return (sheet, row, col, entry.rows) if sheet in package.sheets else None
 
 
-def _places(fmap: FormulaMap, package: Package) -> list[tuple[Entry, tuple[str, int, int, int] | None]]:
-    """Each entry of the map with where it is in this workbook (:func:`_place`)."""
-    return [(entry, _place(entry, fmap, package)) for entry in fmap.entries]
-
-
 def _drifts(package: Package, fmap: FormulaMap) -> list[_Drift]:
     """Every computed cell whose formula is not the template's (in normal form)."""
     sheets: dict[str, SheetFormulas] = {}
     strings = SharedStrings(package)  # parsed only if a typed text is asked for
     out: list[_Drift] = []
-    places = _places(fmap, package)
+    places = [(entry, _place(entry, fmap, package)) for entry in fmap.entries]
     # Rows inserted anywhere rewrite references across the workbook, in cells that stayed too.
     moved = any(p is not None and (p[1] != e.row or p[2] != e.col or p[3] != e.rows) for e, p in places)
-    clean = set() if moved else _unchanged_sheets(package, fmap, places)
     for entry, placed in places:
-        if placed is None or placed[0] in clean:
+        if placed is None:
             continue
         sheet, top, col, rows = placed
         formulas = sheets.get(sheet)
@@ -155,7 +147,7 @@ def _drifts(package: Package, fmap: FormulaMap) -> list[_Drift]:
             if got is not None:
                 if got.raw and got.raw == entry.written(i, down, right):
                     continue
-                if normal(got.formula) == entry.expected(i, down, right):
+                if got.normal() == entry.expected(i, down, right):
                     continue
                 if moved and masked(got.formula) == masked(entry.pattern):
                     continue  # references rewritten around inserted rows, nothing else
@@ -170,167 +162,6 @@ def _drifts(package: Package, fmap: FormulaMap) -> list[_Drift]:
     return out
 
 
-def _unchanged_sheets(package: Package, fmap: FormulaMap,
-                      places: list[tuple[Entry, tuple[str, int, int, int] | None]]) -> set[str]:
-    """The sheets whose every computed cell holds exactly the formula our writer wrote there (the
-    common case), seen without a parse of their formulas; any other sheet is read formula by
-    formula. Only for a workbook whose computed cells stand where the template put them.
-
-    A sheet is first compared with the computed cells of sheets of its template version already
-    seen unchanged (``_LEARNED``: each cell's start tag through its formula element, as bytes;
-    the values between them are the player's and stay out), a search and a comparison a cell
-    (:func:`_holds_in_order`). Else each cell is found and its formula element compared
-    (:func:`_sheet_cells`), and a sheet found unchanged so teaches its cells' bytes to the next
-    workbook of a folder filled from one template."""
-    clean: set[str] = set()
-    if any(p is not None and p[0] != e.sheet for e, p in places):  # a sheet renamed
-        return clean
-    for sheet, wanted in _written_cells(fmap.template).items():
-        if sheet not in package.sheets:
-            continue
-        data = package.read_part(package.sheets[sheet])
-        known = _LEARNED.setdefault((fmap.template, sheet), [])
-        if any(_holds_in_order(data, _tags(fmap.template, sheet), cells) for cells in known):
-            clean.add(sheet)
-            continue
-        cells = _sheet_cells(data, fmap.template, sheet, wanted)
-        if cells is not None:
-            clean.add(sheet)
-            known.insert(0, cells)
-            del known[LEARNED_VARIANTS:]
-    return clean
-
-
-#: per template version and sheet, the computed cells' bytes of sheets seen unchanged (a few
-#: variants: our writer's, and as Excel or LibreOffice save it again)
-_LEARNED: dict[tuple[str, str], list[list[bytes]]] = {}
-LEARNED_VARIANTS = 4
-
-
-def _holds_in_order(data: bytes, tags: list[bytes], cells: list[bytes]) -> bool:
-    """Whether ``data`` holds each of ``cells`` (a cell's start tag through its formula element),
-    one after the other: each cell's ``tag`` (``<c r="D9"``) found, then the whole cell compared
-    there (a search for a long pattern prepares it first, a comparison does not). A cell's
-    reference opens its tag once in a sheet (text and formulas are escaped)."""
-    find, startswith, pos = data.find, data.startswith, 0
-    for tag, cell in zip(tags, cells):
-        at = find(tag, pos)
-        if at < 0 or not startswith(cell, at):
-            return False
-        pos = at + len(cell)
-    return True
-
-
-@lru_cache(maxsize=None)
-def _tags(template: str, sheet: str) -> list[bytes]:
-    """The start tags of :func:`_written_cells`' cells of ``sheet``, in order."""
-    return [tag for _, _, tag, *_ in _written_cells(template)[sheet]]
-
-
-def _sheet_cells(data: bytes, template: str, sheet: str,
-                 wanted: list[tuple[int, int, bytes, Entry, int, tuple[int, int] | None]]) -> list[bytes] | None:
-    """Each computed cell of the sheet's XML found by a forward search in sheet order and its
-    formula compared with the template's; the cells' bytes (start tag through formula element)
-    when every one holds it, else None. A shared formula's cell (our writer's and Excel's
-    ``<f t="shared" si="0"/>``) holds its run's first formula moved to it: when that first
-    cell holds our text exactly, the run's other cells are seen by their element alone."""
-    find, startswith = data.find, data.startswith
-    plain = _plain_elements(template, sheet)
-    masters: dict[bytes, tuple[int, int, str]] = {}  # a shared formula's index → its first cell
-    runs: dict[tuple[int, int], bytes] = {}  # a run's first cell, holding our text → its cells' element
-    cells: list[bytes] = []
-    pos = 0
-    for k, (row, col, tag, entry, i, first) in enumerate(wanted):
-        at = find(tag, pos)
-        end = find(b">", at) if at >= 0 else -1
-        if end < 0:
-            return None
-        body = pos = end + 1
-        if not _cell_holds(data, body, row, col, entry, i, first, plain, k, runs, masters):
-            return None
-        head_end = find(b">", body)
-        stop = head_end + 1 if data[head_end - 1:head_end] == b"/" else find(b"</f>", head_end) + 4
-        if head_end < 0 or stop < 4:
-            return None
-        cells.append(data[at:stop])
-    return cells
-
-
-def _cell_holds(data: bytes, body: int, row: int, col: int, entry: Entry, i: int,
-                first: tuple[int, int] | None, plain: list[bytes | None], k: int,
-                runs: dict[tuple[int, int], bytes], masters: dict[bytes, tuple[int, int, str]]) -> bool:
-    """Whether the formula element at ``body`` (the ``k``-th computed cell's) is the template's."""
-    startswith = data.startswith
-    if first is not None:
-        run = runs.get(first)
-        if run is not None and startswith(run, body):
-            return True
-    element = plain[k]
-    if element is None:
-        element = plain[k] = b"<f>" + entry.written(i) + b"</f>"
-    if startswith(element, body):
-        return True
-    written = entry.written(i)
-    if startswith(b'<f t="shared" ref="', body):
-        head_end = data.find(b">", body)
-        index = _SHARED_INDEX.search(data, body, head_end)
-        if index and startswith(written, head_end + 1) and startswith(b"</f>", head_end + 1 + len(written)):
-            runs[(row, col)] = b'<f t="shared" si="%s"/>' % index.group(1)
-            masters[index.group(1)] = (row, col, entry.formula(i))
-            return True
-    return _formula_at(data, body, row, col, masters) == entry.expected(i)
-
-
-_SHARED_INDEX = re.compile(rb'\bsi="(\d+)"')
-
-
-def _formula_at(data: bytes, at: int, row: int, col: int, masters: dict[bytes, tuple[int, int, str]]) -> str | None:
-    """The normal form of the formula element starting at ``at`` (the cell at ``row``, ``col``),
-    a shared one's moved from its first cell; None when there is none this search can read."""
-    if data.startswith(b"<f>", at):
-        close = data.find(b"</f>", at)
-        return normal(decoded_formula(data[at + 3:close])) if close >= 0 else None
-    if not data.startswith(b'<f t="shared"', at):
-        return None
-    head_end = data.find(b">", at)
-    index = _SHARED_INDEX.search(data, at, head_end)
-    if head_end < 0 or index is None:
-        return None
-    if data[head_end - 1:head_end] == b"/":  # a later cell of the run
-        master = masters.get(index.group(1))
-        return None if master is None else moved_normal(master[2], row - master[0], col - master[1])
-    close = data.find(b"</f>", head_end)
-    if close < 0:
-        return None
-    text = decoded_formula(data[head_end + 1:close])
-    masters[index.group(1)] = (row, col, text)
-    return normal(text)
-
-
-@lru_cache(maxsize=None)
-def _plain_elements(template: str, sheet: str) -> list[bytes | None]:
-    """Beside :func:`_written_cells`' list of ``sheet``, each cell's formula element as our writer
-    writes an unshared one (``<f>…</f>``), made the first time a workbook's cell is compared
-    with it (None until then), so a folder's workbooks compare each cell in one call."""
-    return [None] * len(_written_cells(template)[sheet])
-
-
-@lru_cache(maxsize=None)
-def _written_cells(template: str) -> dict[str, list[tuple[int, int, bytes, Entry, int, tuple[int, int] | None]]]:
-    """Per sheet of ``template``'s map, in sheet order, each computed cell's row and column, its
-    start (``<c r="D9"``), its entry and row in it, and for a later row of an entry that repeats
-    a pattern down its column, the entry's first cell: our writer writes those rows as one shared
-    formula (each is the first row's formula moved down to it); None for any other cell. The
-    formulas themselves are made only where a cell is looked at by its text."""
-    cells: dict[str, list[tuple[int, int, Entry, int, tuple[int, int] | None]]] = {}
-    for entry in formula_map(template).entries:
-        cells.setdefault(entry.sheet, []).extend(
-            (entry.row + i, entry.col, entry, i, (entry.row, entry.col) if i else None) for i in range(entry.rows))
-    return {sheet: [(row, col, b'<c r="%s%d"' % (column_letters(col).encode(), row + 1), entry, i, first)
-                    for row, col, entry, i, first in sorted(found, key=lambda c: (c[0], c[1]))]
-            for sheet, found in cells.items()}
-
-
 def _findings(path: Path, fmap: FormulaMap, drifts: list[_Drift], document: Mapping[str, Any] | None,
               options: Mapping[str, str] | None, context: Mapping[str, Any] | None) -> list[Finding]:
     """The drifted cells as findings, with the template's value at each and the field's pointer."""
@@ -343,7 +174,7 @@ def _findings(path: Path, fmap: FormulaMap, drifts: list[_Drift], document: Mapp
                                 [d.entry for d in drifts], [d.index for d in drifts])
     by_cell = {cell: ptr for ptr, cell in read.cells.items()}
     out = []
-    for d, value in zip(drifts, expected):
+    for d, value in zip(drifts, expected, strict=True):
         params = {"cell": d.cell, "formula": d.formula, "found": d.found, "value": d.value, "expected": value}
         pointer = _pointer(d, by_cell, read)
         out.append(Finding("AUDIT_FORMULA_REPLACED", pointer, params, d.cell) if d.replaced
@@ -397,8 +228,8 @@ def _template_values(fmap: FormulaMap, doc: dict[str, Any], options: Mapping[str
         package = open_package(written)
         try:
             sheets: dict[str, SheetFormulas] = {}
-            out = []
-            for entry, i in zip(entries, indexes):
+            out: list[Any] = []
+            for entry, i in zip(entries, indexes, strict=True):
                 found = entry.name in package.names or entry.anchor in package.names \
                     or package.properties.get(TEMPLATE_NAME) == fmap.template
                 placed = _place(entry, fmap, package) if found else None

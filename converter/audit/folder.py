@@ -8,7 +8,7 @@ reads it; a JSON document as ``check`` reads it. Each character or unit becomes 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Mapping
 from ..check import CheckReport, FileReport, check_source
 from ..check.checker import ordered, run_set_checks
 from ..core.findings import Finding, Severity
+from ..core.source import Source
 from ..io.sources import INPUT_SUFFIXES, expand_paths, read_source
 from ..legacy.grid import SUFFIXES as WORKBOOK_SUFFIXES
 from ..legacy.profile import Profile
@@ -23,7 +24,7 @@ from ..legacy.sources import ImportRecord, read_import
 from ..imports.roster import who
 from ..batch.checking import crashed
 from ..batch.pool import Limits, Task, run_in_workers
-from .duplicates import duplicate_findings
+from .duplicates import duplicate_findings, duplicate_groups
 from .house import Approval, HouseRules, sheet_approvals
 from .party import party_figure, party_views
 from .report import AuditMember, AuditReport, AuditedFile
@@ -39,6 +40,7 @@ def audit_file(path: Path, options: Mapping[str, str], context: Mapping[str, Any
     except OSError:
         digest = None
     members: list[AuditMember] = []
+    pairs: list[tuple[Source, ImportRecord | None]]
     if path.suffix.lower() in WORKBOOK_SUFFIXES:
         pairs = [(s, r) for s, r in read_import(path, None, profile, scan_first=scan_first)]
     else:
@@ -67,13 +69,12 @@ def _crashed(path: Path, reason: str) -> AuditedFile:
 
 def audit_paths(paths: Iterable[str | Path], *, house: HouseRules | None = None,
                 options: Mapping[str, str] | None = None, context: Mapping[str, Any] | None = None,
-                profile: Profile | None = None, jobs: int = 1, limits: Limits = Limits(),
-                on_file: Callable[[AuditedFile], None] | None = None,
-                on_started: Callable[[], None] | None = None) -> AuditReport:
+                profile: Profile | None = None, jobs: int = 1, limits: Limits | None = None,
+                on_file: Callable[[AuditedFile], None] | None = None) -> AuditReport:
     """Audit every file named (folders searched as ``check`` searches them: sub-folders named
     ``broken`` or ``legacy`` are read when named): each checked in a worker, then the folder's views. ``options`` (``--rule``)
-    win over the house rules' readings, which win over each sheet's own. ``on_started`` is
-    called once the workers are forked (``outputs.ReportLibraries.start``)."""
+    win over the house rules' readings, which win over each sheet's own; ``on_file`` is called
+    with each file audited, in input order."""
     house = house or HouseRules()
     files = expand_paths(paths, AUDIT_SUFFIXES)
     chosen = {**house.rules, **(options or {})}
@@ -91,8 +92,7 @@ def audit_paths(paths: Iterable[str | Path], *, house: HouseRules | None = None,
 
     task = Task(partial(audit_file, options=chosen, context=context, profile=profile), _crashed)
     if files:
-        run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits, done,
-                       started=on_started)
+        run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits or Limits(), done)
     return finish(audited, house, chosen)
 
 
@@ -114,7 +114,7 @@ def finish(audited: list[AuditedFile], house: HouseRules, options: Mapping[str, 
     for m in members:
         m.report.findings, n = _approve(m.report.path, m.report.findings, house.approved + m.approvals)
         approved += n
-    return AuditReport(audited, check, house, dict(options), party, approved)
+    return AuditReport(audited, check, house, dict(options), party, approved, duplicate_groups(audited, house))
 
 
 def _budget_findings(members: list[AuditMember], house: HouseRules) -> list[tuple[int, Finding]]:

@@ -147,9 +147,9 @@ def load_house(path: str | Path, systems: Iterable[str]) -> HouseRules:
     return HouseRules(
         path=str(p), name=_text(p, "name", raw.get("name", "")), rules=dict(rules),
         budget_all=_count(p, "budget.per_character", budget.get("per_character")),
-        budget_systems={s: _count(p, f"budget.{s}", budget[s]) for s in systems if s in budget},
-        budget_players={str(k): _count(p, f"budget.players.{k}", v) for k, v in players.items()},
-        characters_per_player=_count(p, "party.characters_per_player",
+        budget_systems={s: _whole(p, f"budget.{s}", budget[s]) for s in systems if s in budget},
+        budget_players={str(k): _whole(p, f"budget.players.{k}", v) for k, v in players.items()},
+        characters_per_player=_whole(p, "party.characters_per_player",
                                      party.get("characters_per_player", DEFAULT_CHARACTERS_PER_PLAYER)),
         balance_tolerance=_fraction(p, "party.balance_tolerance",
                                     party.get("balance_tolerance", DEFAULT_BALANCE_TOLERANCE)),
@@ -193,8 +193,11 @@ def _text(p: Path, key: str, value: Any) -> str:
 
 
 def _count(p: Path, key: str, value: Any) -> int | None:
-    if value is None:
-        return None
+    """An optional whole number (None: not given)."""
+    return None if value is None else _whole(p, key, value)
+
+
+def _whole(p: Path, key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise _invalid(p, key, "must be a whole number, 0 or more")
     return value

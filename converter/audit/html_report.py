@@ -153,8 +153,7 @@ def party_charts(report: AuditReport, lang: str) -> list[dict[str, Any]]:
 
 @lru_cache(maxsize=1)
 def page_template() -> "jinja2.Template":
-    """The page's Jinja2 template, compiled once a process (``outputs.ReportLibraries`` does it
-    while the audit's files are read)."""
+    """The page's Jinja2 template, compiled once a process."""
     import jinja2
 
     source = resources.files(__package__).joinpath("templates", TEMPLATE).read_text("utf-8")
@@ -172,7 +171,7 @@ def html_report_bytes(report: AuditReport, lang: str = "ja") -> bytes:
     colours = {k: PALETTE[i % len(PALETTE)] for i, k in enumerate(categories)}
     roster = roster_frame(report, lang)
     rows = []
-    for i, (m, cells) in enumerate(zip(members, frame_cells(roster))):
+    for i, (m, cells) in enumerate(zip(members, frame_cells(roster), strict=True)):
         status = member_status(m)
         rows.append({"anchor": f"m-{i}", "system": m.report.system or "", "player": m.player or "",
                      "status": status, "cells": cells + [Cell(t[f"audit_html_status_{status}"])]})
@@ -186,5 +185,5 @@ def html_report_bytes(report: AuditReport, lang: str = "ja") -> bytes:
         players=sorted({r["player"] for r in rows if r["player"]}),
         statuses=[(s, t[f"audit_html_status_{s}"]) for s in STATUSES],
         charts=charts, duplicate_columns=list(duplicates.columns), duplicates=frame_cells(duplicates),
-        members=[_member_view(i, m, s, colours, lang) for i, (m, s) in enumerate(zip(members, spent))])
+        members=[_member_view(i, m, s, colours, lang) for i, (m, s) in enumerate(zip(members, spent, strict=True))])
     return page.encode("utf-8")

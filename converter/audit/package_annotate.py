@@ -1,5 +1,5 @@
 """Annotated copies made by editing the workbook's package: the same fills, notes and 監査 sheet
-as the openpyxl copy (``annotate.py``'s texts and rows), at about a millisecond a workbook, and
+as the openpyxl copy (``marks.py``'s texts and rows), at about a millisecond a workbook, and
 every part the annotation does not change kept byte for byte (images, charts, shapes, VBA,
 formulas' saved results, validations, conditional formats, names, protection...).
 
@@ -30,8 +30,8 @@ from typing import Sequence
 
 from ..core.findings import Finding, Severity
 from ..io.xlsx_package import column_index, column_letters, open_package
-from .annotate import (AUDIT_WIDTHS, FILLS, NOTE_WIDTH, AuditLine, Place, audit_lines, audit_title,
-                       link_location, note_height, note_text, placements, worst)
+from .marks import (AUDIT_WIDTHS, FILLS, NOTE_WIDTH, AuditLine, Place, audit_lines, audit_title,
+                    link_location, note_height, note_text, placements, worst)
 from .package_edit import REL_NS, EditRefused, PackageEdit, attributes, escape, with_attribute
 
 MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
@@ -93,6 +93,14 @@ def _root(text: str, local: str, part: str) -> re.Match[str]:
     return m
 
 
+def _found(pattern: str, text: str, flags: int = 0) -> re.Match[str]:
+    """``re.search`` for an element this module read or wrote there before (EditRefused if not)."""
+    m = re.search(pattern, text, flags)
+    if m is None:
+        raise EditRefused(f"{pattern}: not found")
+    return m
+
+
 def _prefix(root_tag: str, namespace: str) -> str | None:
     for name, value in attributes(root_tag).items():
         if name.startswith("xmlns:") and value == namespace:
@@ -149,7 +157,7 @@ class _Workbook:
             text = re.sub(r"<workbookView\b[^>]*>", _view_moved, text)
         else:  # no view: the player's first sheet stays the active one
             text = re.sub(r"<bookViews\s*/>", "", text)
-            at = re.search(r"<sheets\s*>", text).start()
+            at = _found(r"<sheets\s*>", text).start()
             text = text[:at] + '<bookViews><workbookView activeTab="1"/></bookViews>' + text[at:]
         edit.replace(WORKBOOK, text)
         for rel in [r for r in self.rels.values() if r.type == f"{REL_NS}/calcChain"]:
@@ -175,7 +183,7 @@ class _Styles:
         self.edit, self.part = edit, part
         self.text = edit.text(part)
         _root(self.text, "styleSheet", part)
-        self.lists = {}
+        self.lists: dict[str, tuple[list[str], list[str]]] = {}  # kind → (items, appended)
         for kind, item in (("fills", "fill"), ("fonts", "font"), ("cellXfs", "xf")):
             m = re.search(rf"<{kind}\b[^>]*>(.*?)</{kind}>", self.text, re.S)
             if m is None:
@@ -207,7 +215,7 @@ class _Styles:
             xfs = self.lists["cellXfs"][0]
             if style >= len(xfs):
                 raise EditRefused(f"{self.part}: a cell uses style {style}, past the {len(xfs)} formats")
-            start = re.match(r"<xf\b[^>]*?(/?)>", xfs[style])
+            start = _found(r"^<xf\b[^>]*?(/?)>", xfs[style])
             tag = with_attribute(with_attribute(start.group(), "fillId", str(self.fill(severity))), "applyFill", "1")
             self._xfs[key] = self._append("cellXfs", tag + xfs[style][start.end():])
         return self._xfs[key]
@@ -245,7 +253,7 @@ class _Styles:
         for kind, (items, new) in self.lists.items():
             if not new:
                 continue
-            m = re.search(rf"(<{kind}\b[^>]*>)(.*?)</{kind}>", text, re.S)
+            m = _found(rf"(<{kind}\b[^>]*>)(.*?)</{kind}>", text, re.S)
             opening = with_attribute(m.group(1), "count", str(len(items) + len(new)))
             text = text[:m.start()] + opening + m.group(2) + "".join(new) + f"</{kind}>" + text[m.end():]
         self.edit.replace(self.part, text)

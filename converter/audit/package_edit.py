@@ -183,10 +183,10 @@ class PackageEdit:
                 raise EditRefused("[Content_Types].xml has no <Types>")
             self.replace(CONTENT_TYPES, types[:at.end()] + element + types[at.end():])
             return
-        at = types.rfind("</Types>")
-        if at < 0:
+        end = types.rfind("</Types>")
+        if end < 0:
             raise EditRefused("[Content_Types].xml has no </Types>")
-        self.replace(CONTENT_TYPES, types[:at] + element + types[at:])
+        self.replace(CONTENT_TYPES, types[:end] + element + types[end:])
 
     # --- relationships -------------------------------------------------------------------------
     def relationships(self, source: str) -> list[Relationship]:
@@ -274,9 +274,9 @@ class PackageEdit:
                 central += record
             else:
                 out += _raw_local(self._raw, info)
-                record = bytearray(records[info.filename])
-                struct.pack_into("<L", record, 42, offset)
-                central += record
+                moved = bytearray(records[info.filename])
+                struct.pack_into("<L", moved, 42, offset)
+                central += moved
             count += 1
         stamp = self._infos[0].date_time if self._infos else (1980, 1, 1, 0, 0, 0)
         for name, data in self._added.items():

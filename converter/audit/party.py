@@ -35,7 +35,7 @@ def party_figure(system: str | None, doc: Mapping[str, Any], computed: int | Non
     if spec["figure"] == "total":
         return computed
     values = [as_int(pointers.get(doc, p)) for p in spec["pointers"]]
-    return None if any(v is None for v in values) else sum(values)
+    return None if None in values else sum(v for v in values if v is not None)
 
 
 def party_views(members: list[AuditMember], house: HouseRules,

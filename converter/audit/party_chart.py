@@ -50,14 +50,14 @@ def party_chart_svg(system: str, view: dict[str, Any], bars: list[Bar], lang: st
     medians = {g["budget"]: g["median"] for g in view.get("groups", [])}
     tolerance = float(view.get("tolerance") or 0)
     ordered = sorted(bars, key=lambda b: (b.group is not None, b.group or 0, -b.value))
-    rc = {"svg.fonttype": "none", "svg.hashsalt": f"mechasheet-{system}", "font.family": ["sans-serif"],
-          "font.sans-serif": FONT_STACK[:-1] + ["DejaVu Sans"], "font.size": FONT_SIZE,
-          "text.parse_math": False, "text.usetex": False}
     font_log = logging.getLogger("matplotlib.font_manager")
     quiet = font_log.level
     font_log.setLevel(logging.ERROR)  # the stack's absent fonts are expected, not news
     try:
-        with matplotlib.rc_context(rc):
+        with matplotlib.rc_context({
+                "svg.fonttype": "none", "svg.hashsalt": f"mechasheet-{system}", "font.family": ["sans-serif"],
+                "font.sans-serif": FONT_STACK[:-1] + ["DejaVu Sans"], "font.size": FONT_SIZE,
+                "text.parse_math": False, "text.usetex": False}):
             n = max(1, len(ordered))
             # a large party is drawn as its shape: bars without names (the caption names the
             # outliers, the roster every member), so the chart's cost stays flat in its size
@@ -75,12 +75,12 @@ def party_chart_svg(system: str, view: dict[str, Any], bars: list[Bar], lang: st
             half = 0.35 if labelled else 0.45
             # one collection for every bar: a patch per bar costs a millisecond each
             ax.add_collection(PolyCollection(
-                [((0, y - half), (b.value, y - half), (b.value, y + half), (0, y + half)) for b, y in zip(ordered, ys)],
+                [((0, y - half), (b.value, y - half), (b.value, y + half), (0, y + half)) for b, y in zip(ordered, ys, strict=False)],
                 facecolors=colours, linewidths=0), autolim=True)
             ax.autoscale_view()
             ax.set_yticks(ys[:len(labels)], labels)
             ax.set_ylim(n - 0.5, -0.5)
-            for b, y in zip(ordered if labelled else [], ys):
+            for b, y in zip(ordered if labelled else [], ys, strict=False):
                 ax.annotate(f"{b.value:g}", (b.value, y), xytext=(3, 0), textcoords="offset points",
                             va="center", fontsize=7, color=OUTLIER_COLOUR if b.outlier else "#444444")
             start = 0
@@ -115,14 +115,6 @@ def party_chart_svg(system: str, view: dict[str, Any], bars: list[Bar], lang: st
         font_log.setLevel(quiet)
     svg = out.getvalue()
     return scoped_ids(svg[svg.index("<svg"):], f"chart-{system}-")
-
-
-def warm_up() -> None:
-    """Draw a one-bar chart with a Japanese label and throw it away: a process's first chart
-    spends about 0.3 s finding and opening the CJK font, which a forked report writer then
-    inherits instead (``outputs.ReportLibraries``)."""
-    party_chart_svg("up", {"figure": {"ja": "合計"}, "groups": [], "median": 1.0, "tolerance": 0.1},
-                    [Bar("試作機", 1.0, None, False)])
 
 
 _ID = re.compile(r'(\bid="|\bhref="#|url\(#)')

@@ -82,6 +82,7 @@ class AuditReport:
     options: dict[str, str]  # the readings in force from --rule and the house rules
     party: dict[str, Any]  # system → its party view (party.py)
     approved: int = 0
+    duplicates: list[dict[str, Any]] = field(default_factory=list)  # duplicates.duplicate_groups
 
     @property
     def members(self) -> list[AuditMember]:
@@ -102,7 +103,7 @@ class AuditReport:
                 "approved": self.approved,
                 "drift": sum(1 for f in findings if f.code in DRIFT_CODES),
                 "old_templates": sum(1 for f in findings if f.code == OLD_TEMPLATE_CODE),
-                "duplicates": len(self.duplicates())}
+                "duplicates": len(self.duplicates)}
 
     def roster(self) -> list[dict[str, Any]]:
         return [m.row() for m in self.members]
@@ -116,17 +117,12 @@ class AuditReport:
             frame[column] = frame[column].astype("Int64")
         return frame
 
-    def duplicates(self) -> list[dict[str, Any]]:
-        from .duplicates import duplicate_groups
-
-        return duplicate_groups(self.files, self.house)
-
     def to_dict(self, lang: str = "ja") -> dict[str, Any]:
         files = []
         for audited in self.files:
             for m in audited.members:
                 entry = m.report.to_dict(lang)
-                for out, f in zip(entry["findings"], m.report.findings):
+                for out, f in zip(entry["findings"], m.report.findings, strict=True):
                     approved = approval(f)
                     if approved is not None:
                         out["approved"] = approved
@@ -144,7 +140,7 @@ class AuditReport:
         return {**head, "kind": "audit", "format": AUDIT_FORMAT, "lang": lang,
                 "house": self.house.to_dict() if self.house.path else None,
                 "summary": self.summary(), "files": files, "roster": self.roster(),
-                "duplicates": self.duplicates(), "party": self.party}
+                "duplicates": self.duplicates, "party": self.party}
 
 
 def build_audit_schema() -> dict[str, Any]:

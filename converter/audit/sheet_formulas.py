@@ -3,12 +3,13 @@
 A part comes through :meth:`~converter.io.xlsx_package.Package.read_part` (size limits; a part
 that declares a DTD is refused before any parsing), so its text holds only XML's five predefined
 entities. Formula cells are found with one regular expression anchored on ``<f`` (a cell's first
-child when it has one), several times faster than a parser's callbacks over every cell; cells
-written without a reference (``<c>`` with no ``r``, allowed and rare) are placed by counting,
-through expat. Shared formulas (Excel's ``<f t="shared" si="0">``) are expanded by translating
-their master's relative references; an array formula (``t="array"``) holds for every cell of
-its range. A cell's typed value is looked up only where it is asked for (a computed cell whose
-formula is gone), so an unchanged sheet costs one scan.
+child when it has one), several times faster than a parser's callbacks over every cell; in a
+sheet whose formula cells are written without their reference (``<c>`` with no ``r``, allowed
+and rare) every cell is placed by counting, through expat. A shared formula's later cells
+(Excel's ``<f t="shared" si="0"/>``) are its first cell's formula moved to them, when asked; an
+array formula (``t="array"``) holds for every cell of its range. A cell's typed value is looked
+up only where it is asked for (a computed cell whose formula is gone), so an unchanged sheet
+costs one scan.
 """
 from __future__ import annotations
 
@@ -16,10 +17,10 @@ import re
 from functools import lru_cache
 from dataclasses import dataclass
 from html import unescape
-from typing import Any
+from typing import Any, Mapping
 
-from ..io.xlsx_package import _BARE_CELL, Package, column_index, parse_xml
-from ..io.formula_text import translate
+from ..io.xlsx_package import Package, column_index, parse_xml
+from ..io.formula_text import normal, translate
 
 _FORMULA_CELL = re.compile(
     rb'<c\s(?:r="([A-Z]{1,3})(\d+)")?([^>]*?)>\s*<f(\s[^>]*?)?(?:/>|>([^<]*)</f>)\s*(?:<v(?:\s[^>]*)?>([^<]*)</v>|<v\s*/>)?')
@@ -31,28 +32,47 @@ _CELL_REF = re.compile(r"^\$?([A-Za-z]{1,3})\$?(\d+)$")
 
 
 class CellFormula:
-    """One cell's formula as the sheet means it (shared ones expanded), and its cached result;
-    both decoded from the XML only when asked for (most cells are only compared as bytes)."""
+    """One cell's formula as the sheet means it, and its cached result; both decoded from the
+    XML only when asked for (most cells are only compared as bytes). A shared formula's later
+    cell keeps its run's first formula and how far it moved (``shared``), moved when asked."""
 
-    __slots__ = ("raw", "_formula", "_kind", "_value")
+    __slots__ = ("raw", "_formula", "_kind", "_value", "_shared")
 
-    def __init__(self, formula: str | None, kind: str, value: str | bytes | None, raw: bytes = b"") -> None:
+    def __init__(self, formula: str | None, kind: str, value: str | bytes | None, raw: bytes = b"",
+                 shared: tuple[str, int, int] | None = None) -> None:
         self.raw = raw  # the formula as the XML writes it (escaped), b"" when expanded here
         self._formula = formula
         self._kind = kind
         self._value = value
+        self._shared = shared  # (first formula of the run, rows down, columns right)
 
     @property
     def formula(self) -> str:
         if self._formula is None:
-            self._formula = decoded_formula(self.raw)
+            self._formula = moved(*self._shared) if self._shared else decoded_formula(self.raw)
         return self._formula
+
+    def normal(self) -> str:
+        """The formula in normal form (:func:`~converter.io.formula_text.normal`)."""
+        return moved_normal(*self._shared) if self._shared else normal(self.formula)
 
     @property
     def value(self) -> Any:
         """The cached result: a number, text, bool, or "" when none was saved."""
         raw = self._value
         return _cached(self._kind, decoded_formula(raw) if isinstance(raw, bytes) else raw)
+
+
+@lru_cache(maxsize=16384)  # a folder's workbooks of one template move the same formulas
+def moved(formula: str, rows: int, columns: int) -> str:
+    """``formula`` moved ``rows`` down and ``columns`` right (:func:`~converter.io.formula_text.translate`)."""
+    return translate(formula, rows, columns)
+
+
+@lru_cache(maxsize=16384)
+def moved_normal(formula: str, rows: int, columns: int) -> str:
+    """:func:`moved`, in normal form (a template's cells, a shared formula's later cells)."""
+    return normal(moved(formula, rows, columns))
 
 
 @dataclass(frozen=True)
@@ -62,7 +82,8 @@ class TypedCell:
     value: Any
 
 
-def _attributes(raw: bytes | None) -> dict[str, str]:
+@lru_cache(maxsize=1024)  # a run's later cells repeat one element (` t="shared" si="3"`)
+def _attributes(raw: bytes | None) -> Mapping[str, str]:
     if not raw:
         return {}
     return {k.decode(): unescape(v.decode("utf-8", "replace")) for k, v in _ATTR.findall(raw)}
@@ -114,13 +135,15 @@ class SheetFormulas:
         self.cells: dict[tuple[int, int], CellFormula] = {}
         self._shared: dict[str, tuple[int, int, str]] = {}  # si → master (row, column, text)
         self._pending: list[tuple[int, int, str, str, Any]] = []  # shared children before their master
-        if self._data:
-            if _BARE_CELL.search(self._data):
-                self._scan_counting()
-            else:
-                self._scan()
+        if self._data and (b"<c>" in self._data or not self._scan()):
+            self.cells.clear()
+            self._shared.clear()
+            self._pending.clear()
+            self._scan_counting()
 
-    def _scan(self) -> None:
+    def _scan(self) -> bool:
+        """The formula cells found by their references; False at a formula cell written without
+        one (only such a cell needs the cells before it counted)."""
         data = self._data
         at = data.find(b"<f")
         while at >= 0:  # each formula, then its cell's start: a few hundred jumps, not a full scan
@@ -132,7 +155,7 @@ class SheetFormulas:
             if letters is None:  # the reference not first among the attributes (other writers)
                 ref = _REFERENCE.search(cell)
                 if ref is None:
-                    continue
+                    return False
                 letters, number = ref.group(1).upper(), ref.group(2)
             kind = _TYPE.search(cell) if b't="' in cell else None
             at_cell = (int(number) - 1, _column(letters))
@@ -142,6 +165,7 @@ class SheetFormulas:
             else:
                 self._add(at_cell, kind_name, _attributes(f), decoded_formula(text), value)
         self._finish()
+        return True
 
     def _scan_counting(self) -> None:
         """The same, through expat, placing cells and rows written without a reference."""
@@ -178,7 +202,7 @@ class SheetFormulas:
         parse_xml(self._data, self.package.path, self.part or self.sheet, start, end, text)
         self._finish()
 
-    def _add(self, at: tuple[int, int], kind: str, f: dict[str, str], text: str,
+    def _add(self, at: tuple[int, int], kind: str, f: Mapping[str, str], text: str,
              value: str | bytes | None) -> None:
         ftype = f.get("t", "normal")
         if ftype == "shared":
@@ -186,8 +210,9 @@ class SheetFormulas:
             if text:
                 self._shared[si] = (at[0], at[1], text)
             elif si in self._shared:
-                row, col, text = self._shared[si]
-                text = translate(text, at[0] - row, at[1] - col)
+                row, col, first = self._shared[si]
+                self.cells[at] = CellFormula(None, kind, value, shared=(first, at[0] - row, at[1] - col))
+                return
             else:  # a child before its master: resolved once the sheet is read
                 self._pending.append((at[0], at[1], si, kind, value))
                 return
@@ -205,7 +230,7 @@ class SheetFormulas:
         for row, col, si, kind, value in self._pending:
             if si in self._shared:
                 mr, mc, text = self._shared[si]
-                self.cells[(row, col)] = CellFormula(translate(text, row - mr, col - mc), kind, value)
+                self.cells[(row, col)] = CellFormula(None, kind, value, shared=(text, row - mr, col - mc))
         self._pending.clear()
 
     def typed(self, row: int, col: int, strings: "SharedStrings") -> TypedCell:

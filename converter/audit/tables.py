@@ -77,7 +77,7 @@ def party_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
 def duplicates_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
     import pandas
 
-    rows = [{**d, "files": "\n".join(d["files"])} for d in report.duplicates()]
+    rows = [{**d, "files": "\n".join(d["files"])} for d in report.duplicates]
     frame = pandas.DataFrame(rows, columns=list(DUPLICATE_COLUMNS))
     frame.columns = headers(DUPLICATE_COLUMNS, lang)
     return frame

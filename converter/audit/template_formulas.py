@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from ..io.xlsx_package import column_index, column_letters, open_package
-from ..io.formula_text import normal, row_pattern, translate
-from .sheet_formulas import SheetFormulas
+from ..io.formula_text import normal, row_pattern
+from .sheet_formulas import SheetFormulas, moved, moved_normal
 
 SYSTEMS = ("up", "pp", "mailgear")
 
@@ -43,7 +43,7 @@ class Entry:
 
     def formula(self, index: int = 0, rows: int = 0, columns: int = 0) -> str:
         """The ``index``-th cell's formula, moved ``rows`` down and ``columns`` right."""
-        return _formula(self.pattern, index + rows, columns)
+        return moved(self.pattern, index + rows, columns)
 
     def expected(self, index: int = 0, rows: int = 0, columns: int = 0) -> str:
         """:meth:`formula` in normal form (cached: every workbook of a folder asks the same)."""
@@ -55,23 +55,11 @@ class Entry:
         return _written(self.pattern, index + rows, columns)
 
 
-@lru_cache(maxsize=16384)  # every workbook of a folder asks the same
-def _formula(pattern: str, rows: int, columns: int) -> str:
-    return translate(pattern, rows, columns)
-
-
-@lru_cache(maxsize=16384)
-def moved_normal(formula: str, rows: int, columns: int) -> str:
-    """``formula`` moved ``rows`` down and ``columns`` right, in normal form (a template's
-    cells, a shared formula's later cells: every workbook of a folder asks the same)."""
-    return normal(_formula(formula, rows, columns))
-
-
 @lru_cache(maxsize=16384)
 def _written(pattern: str, rows: int, columns: int) -> bytes:
     from xml.sax.saxutils import escape
 
-    return escape(_formula(pattern, rows, columns)).encode("utf-8")
+    return escape(moved(pattern, rows, columns)).encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -155,7 +143,7 @@ def build_map(data: bytes, source: str) -> FormulaMap:
             done.add(key)
             continue
         sheet, r, c = key
-        column = []
+        column: list[str] = []
         while (sheet, r + len(column), c) in formulas and (sheet, r + len(column), c) not in done \
                 and (sheet, r + len(column), c) not in singles:
             column.append(formulas[(sheet, r + len(column), c)])

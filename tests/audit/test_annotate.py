@@ -13,7 +13,8 @@ import openpyxl
 import pytest
 
 from converter import check_path
-from converter.audit.annotate import FILLS, annotate, cell_place
+from converter.audit.annotate import annotate
+from converter.audit.marks import FILLS, cell_place
 from converter.audit.drift import formula_drift
 from converter.check import check_source
 from converter.core.errors import OutputError

@@ -121,7 +121,7 @@ def test_duplicates(tmp_path: Path) -> None:
     assert "AUDIT_DUPLICATE_NAME" not in _codes(report, "b.json")  # said once, as the same file
     over = [f for m in report.members for f in m.report.findings if f.code == "AUDIT_PLAYER_OVER_LIMIT"]
     assert over and all(f.params["limit"] == 1 and f.params["count"] == 3 for f in over)
-    kinds = sorted(d["kind"] for d in report.duplicates())
+    kinds = sorted(d["kind"] for d in report.duplicates)
     assert kinds == ["content", "name", "player"]
     # The house rules may allow more characters per player.
     relaxed = audit_paths([tmp_path], house=_house(tmp_path, "[party]\ncharacters_per_player = 0\n"))
@@ -269,22 +269,34 @@ def test_cli_writes_annotated_copies_and_what_they_lose(tmp_path: Path) -> None:
     assert files == {"ok.xlsx", "over.xlsx", "v.json"}
 
 
-def test_reports_written_side_by_side_stop_on_an_existing_one(tmp_path: Path, capsys) -> None:
-    """With several reports and jobs, each is written in its own process; one that exists is
-    refused as the serial path refuses it (OUTPUT_EXISTS naming it), the others still whole."""
+def test_an_existing_output_is_refused_before_any_file_is_read(tmp_path: Path, capsys, monkeypatch) -> None:
+    """A report or an annotated copy that exists already is refused (OUTPUT_EXISTS naming it)
+    before the audit reads a file: nothing is written; with --force every output is."""
+    import converter.audit.folder as folder_module
+
     folder = tmp_path / "in"
     folder.mkdir()
     shutil.copy(SAMPLES / "pp" / "veteran.json", folder / "v.json")
+    shutil.copy(SAMPLES / "up" / "s-real-robot.xlsx", folder / "s.xlsx")
+    reports = [str(tmp_path / f"r.{kind}") for kind in ("json", "xlsx", "html")]
+    args = [x for r in reports for x in ("-o", r)]
+    audited = []
+    monkeypatch.setattr(folder_module, "audit_paths", lambda *a, **k: audited.append(a) or pytest.fail("read"))
     (tmp_path / "r.xlsx").write_bytes(b"keep")
-    code = main(["audit", str(folder), "-o", str(tmp_path / "r.json"), "-o", str(tmp_path / "r.xlsx"),
-                 "-o", str(tmp_path / "r.html"), "--no-annotated", "--jobs", "2"])
-    assert code == 2
+    assert main(["audit", str(folder), *args, "--annotated", str(tmp_path / "copies")]) == 2
     assert "r.xlsx" in capsys.readouterr().err
-    assert (tmp_path / "r.xlsx").read_bytes() == b"keep"
+    (tmp_path / "r.xlsx").unlink()
+    (tmp_path / "copies").mkdir()
+    (tmp_path / "copies" / "s.xlsx").write_bytes(b"keep")
+    assert main(["audit", str(folder), *args, "--annotated", str(tmp_path / "copies")]) == 2
+    assert "s.xlsx" in capsys.readouterr().err
+    assert audited == [] and not any(Path(r).exists() for r in reports)
+    assert (tmp_path / "copies" / "s.xlsx").read_bytes() == b"keep"
+    monkeypatch.undo()
+    assert main(["audit", str(folder), *args, "--annotated", str(tmp_path / "copies"), "--force"]) == 0
     assert json.loads((tmp_path / "r.json").read_text("utf-8"))["kind"] == "audit"
-    assert main(["audit", str(folder), "-o", str(tmp_path / "r.json"), "-o", str(tmp_path / "r.xlsx"),
-                 "-o", str(tmp_path / "r.html"), "--no-annotated", "--jobs", "2", "--force"]) == 0
     assert (tmp_path / "r.xlsx").read_bytes()[:2] == b"PK" and (tmp_path / "r.html").stat().st_size > 0
+    assert (tmp_path / "copies" / "s.xlsx").read_bytes()[:2] == b"PK"
 
 
 def test_json_report_text_is_the_same_data_a_line_per_element(tmp_path: Path) -> None:

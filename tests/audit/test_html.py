@@ -175,7 +175,7 @@ def test_the_spent_bars_sum_the_breakdown_by_category(audited) -> None:
     files = report.to_dict("ja")["files"]
     text = page.decode("utf-8")
     priced = 0
-    for i, (m, entry) in enumerate(zip(report.members, files)):
+    for i, (m, entry) in enumerate(zip(report.members, files, strict=True)):
         expected: dict[str, int] = {}
         for line in entry["breakdown"]:
             part = line["pointer"].split("/")[1]

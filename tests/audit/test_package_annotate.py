@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from converter import check_path
-from converter.audit.annotate import FILLS, annotate, cell_place, placements, worst
+from converter.audit.annotate import annotate
+from converter.audit.marks import FILLS, cell_place, placements, worst
 from converter.audit.package_annotate import annotated_package
 from converter.audit.package_edit import EditRefused
 from converter.core.findings import Finding, Severity
@@ -77,7 +78,7 @@ def _sheets_annotated(src: Path, findings: list[Finding]) -> set[str]:
 def test_every_copy_is_annotated(copies) -> None:
     """Fills by severity, notes with each finding, the 監査 sheet first with working links."""
     assert len(copies) == len(SAMPLES) + len(BROKEN) >= 30
-    for src, findings, copy in copies:
+    for _, findings, copy in copies:
         _assert_annotated(copy, findings)
 
 
@@ -133,7 +134,7 @@ def test_the_players_active_sheet_stays_active(copies) -> None:
 def test_libreoffice_opens_every_copy(copies, tmp_path: Path) -> None:
     """LibreOffice converts every copy (one call), keeping the 監査 sheet first and the fills."""
     saved = recalculate([copy for _, _, copy in copies], tmp_path / "lo", tmp_path / "profile")
-    for (src, findings, _), again in zip(copies, saved):
+    for (src, findings, _), again in zip(copies, saved, strict=True):
         wb = openpyxl.load_workbook(again)
         assert wb.sheetnames[0] == "監査"
         by_cell, _ = placements(findings, wb.sheetnames)

@@ -1,0 +1,95 @@
+"""An audit as ``mechasheet audit`` runs it: one options record in, one outcome out (pandoc's
+``convertWithOpts``), so the command line only parses and prints.
+
+In order: the report names, the rules readings, the house rules, the profile and the context
+are read; the files are found (not the copies of an earlier audit); every output (the reports,
+the annotated copies) is checked against the inputs and, without ``force``, against existing
+files; only then is any file audited, the copies made and the reports written.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from ..core.errors import MechasheetError
+from .report import AuditedFile, AuditReport
+
+#: called once the audit is about to read files: the settings in force, as (setting, value),
+#: and how many files it will read
+OnStart = Callable[[list[tuple[str, str]], int], None]
+
+
+@dataclass(frozen=True)
+class AuditOptions:
+    """What an audit is asked to do (the command line's options)."""
+
+    paths: Sequence[str | Path]  # files and folders to audit
+    reports: Sequence[str | Path]  # the reports to write: .json, .xlsx, .html
+    house: str | Path | None = None  # the house rules file
+    annotated: str | Path | None = None  # the copies' folder; None: "annotated" beside the first report
+    copies: bool = True  # False: no annotated copies
+    profile: str | Path | None = None  # a legacy profile for homemade workbooks
+    rules: Sequence[str] = ()  # rules readings, NAME=VALUE
+    catalog: str | Path | None = None  # the engines' context: a mailgear catalog,
+    skills: str | Path | None = None  # a pp skill list
+    jobs: int | None = None  # workers; None: one a core
+    force: bool = False  # replace existing outputs (never an input)
+    lang: str = "ja"
+
+
+@dataclass
+class AuditOutcome:
+    """What an audit did: its report, and the files it wrote."""
+
+    report: AuditReport
+    reports: list[Path] = field(default_factory=list)
+    copies: list[Path] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        return self.report.exit_code
+
+
+def run_audit(options: AuditOptions, *, on_start: OnStart | None = None,
+              on_file: Callable[[AuditedFile], None] | None = None) -> AuditOutcome:
+    """Audit the files ``options`` names and write its reports and annotated copies.
+
+    Raises MechasheetError (NO_DOCUMENTS when no file is found; an InputError or OutputError
+    for an unreadable setting or a refused output) before any file is read. ``on_file`` is
+    called with each file audited, in input order."""
+    from ..sheets.source import load_context
+    from ..io.files import Inputs
+    from ..io.sources import expand_paths
+    from ..legacy.profile import load_profile
+    from ..rules import system_ids
+    from ..rules.options import parse_rule_args
+    from ..batch.pool import default_jobs
+    from .folder import AUDIT_SUFFIXES, audit_paths
+    from .house import HouseRules, load_house
+    from .outputs import check_report_names, copy_targets, write_annotated, write_reports
+    from .tables import in_force
+
+    reports = check_report_names(options.reports)
+    rules = parse_rule_args(list(options.rules), system_ids())
+    house = load_house(options.house, system_ids()) if options.house else HouseRules()
+    parse_rule_args([f"{k}={v}" for k, v in house.rules.items()], system_ids())
+    profile = load_profile(options.profile) if options.profile else None
+    context = load_context(options.catalog, options.skills)
+    folder = Path(options.annotated or reports[0].parent / "annotated") if options.copies else None
+    files = [p for p in expand_paths(options.paths, AUDIT_SUFFIXES)  # not the copies of an earlier audit
+             if folder is None or not p.resolve().is_relative_to(folder.resolve())]
+    if not files:
+        raise MechasheetError("no documents found in: " + ", ".join(map(str, options.paths)), "NO_DOCUMENTS",
+                              paths=[str(p) for p in options.paths])
+    inputs = Inputs(files)
+    check_report_names(reports, inputs, options.force)
+    targets = copy_targets(files, folder, inputs, options.force) if folder is not None else {}
+    if on_start is not None:
+        on_start(in_force(house, {**house.rules, **rules}), len(files))
+    jobs = options.jobs or default_jobs()
+    report = audit_paths(files, house=house, options=rules, context=context, profile=profile, jobs=jobs,
+                         on_file=on_file)
+    copies = write_annotated(report, targets, options.lang, force=options.force, jobs=jobs) if targets else []
+    written = write_reports(report, reports, options.lang, force=options.force, inputs=inputs)
+    return AuditOutcome(report, written, copies)

@@ -35,11 +35,17 @@ def _imports(path: Path) -> set[str]:
             else:
                 target = node.module or ""
             if target.startswith("converter"):
-                out.add(target)
-                out.update(f"{target}.{a.name}" for a in node.names
-                           if (PACKAGE.parent / (target + "." + a.name).replace(".", "/")).with_suffix(".py").exists()
-                           or (PACKAGE.parent / (target + "." + a.name).replace(".", "/") / "__init__.py").exists())
+                modules = {f"{target}.{a.name}" for a in node.names if _is_module(f"{target}.{a.name}")}
+                out.update(modules)
+                if len(modules) < len(node.names):  # a name the module itself defines
+                    out.add(target)
     return out
+
+
+def _is_module(name: str) -> bool:
+    """Whether the dotted ``name`` is a module or package of converter (not a name inside one)."""
+    path = PACKAGE.parent / name.replace(".", "/")
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
 
 
 MODULES = {_module(p): p for p in PACKAGE.rglob("*.py")}
@@ -148,3 +154,75 @@ def test_excel_functions_import_core_and_themselves_at_module_level() -> None:
     allowed = ("converter.core", "converter.excel")
     path = next(p for m, p in MODULES.items() if m == "converter.excel.udfs")
     assert sorted(i for i in _top_level_imports(path) if not i.startswith(allowed)) == []
+
+
+def _cycles() -> list[list[str]]:
+    """The import graph's strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in GRAPH.get(v, ()):
+            if w not in MODULES:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for module in sorted(MODULES):
+        if module not in index:
+            visit(module)
+    return found
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    """No module imports, even lazily, a module that imports it back (through any chain)."""
+    assert _cycles() == []
+
+
+# Each package and the packages it may import (itself always). A front end depends on the
+# engine and the readers, never the reverse; nothing imports the command line.
+WALLS = {
+    "converter.core": (),
+    "converter.rules": ("core",),
+    "converter.io": ("core", "rules"),
+    "converter.check": ("core", "rules"),
+    "converter.sheets": ("core", "rules", "io", "check"),
+    "converter.legacy": ("core", "rules", "io", "sheets"),
+    "converter.batch": ("core", "rules", "io", "check"),
+    "converter.imports": ("core", "rules", "io", "check", "sheets", "legacy", "batch"),
+    "converter.audit": ("core", "rules", "io", "check", "sheets", "legacy", "batch", "imports"),
+    "converter.convert": ("core", "rules", "io", "check", "sheets"),
+    "converter.export": ("core", "rules", "io", "check", "sheets", "legacy", "imports"),
+    "converter.excel": ("core", "rules", "io", "check", "sheets"),
+}
+
+
+@pytest.mark.parametrize("package", sorted(WALLS))
+def test_each_package_imports_only_what_its_wall_allows(package: str) -> None:
+    """Every module of ``package`` imports only its own package and the ones WALLS lists."""
+    allowed = tuple(f"converter.{p}" for p in WALLS[package]) + (package,)
+    assert _violations(package, allowed) == {}
+
+
+def test_nothing_imports_the_command_line() -> None:
+    """Only ``python -m converter`` imports converter.cli: the library never calls its front end."""
+    assert sorted(m for m, imported in GRAPH.items() if "converter.cli" in imported) == ["converter.__main__"]

@@ -25,7 +25,7 @@ ISOLATED_SUFFIXES = (".xlsx", ".xlsm", ".xls", ".xlsb", ".ods")
 def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None = None,
                 context: Mapping[str, Any] | None = None, *, jobs: int = 1,
                 on_report: Callable[[FileReport], None] | None = None,
-                on_found: Callable[[int], None] | None = None, limits: Limits = Limits(),
+                on_found: Callable[[int], None] | None = None, limits: Limits | None = None,
                 catalog_file: str | None = None, required: bool = False) -> CheckReport:
     """Every file named (folders searched) checked on its own, then the set checks.
 
@@ -63,7 +63,7 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
 
     if isolated:
         task = Task(partial(check_one, options=options, context=context), crashed)
-        run_in_workers(files, isolated, task, max(1, min(jobs, len(isolated))), limits, done,
+        run_in_workers(files, isolated, task, max(1, min(jobs, len(isolated))), limits or Limits(), done,
                        first_local=in_process, local=local)
     else:
         for i in in_process:

@@ -52,6 +52,7 @@ def _house(tmp_path: Path, text: str) -> HouseRules:
     ("name = ", "-"),
 ])
 def test_house_rules_errors_name_the_file_and_key(tmp_path: Path, text: str, key: str) -> None:
+    """A bad house-rules file is HOUSE_INVALID naming the file and the key at fault."""
     with pytest.raises(InputError) as err:
         _house(tmp_path, text)
     assert err.value.code == "HOUSE_INVALID"
@@ -60,6 +61,7 @@ def test_house_rules_errors_name_the_file_and_key(tmp_path: Path, text: str, key
 
 
 def test_house_budget_precedence(tmp_path: Path) -> None:
+    """A player's own budget beats the system's, which beats the per-character one."""
     house = _house(tmp_path, "[budget]\nper_character = 100\npp = 50\n[budget.players]\n'山田' = 70\n")
     assert house.budget_for("pp", "山田") == (70, "budget.players.山田")
     assert house.budget_for("pp", "鈴木") == (50, "budget.pp")
@@ -144,12 +146,14 @@ def test_party_balance_names_the_outlier(tmp_path: Path) -> None:
 
 
 def test_two_members_have_no_outlier(tmp_path: Path) -> None:
+    """With only two members no one is called an outlier."""
     _write(tmp_path, "a.json", {**_doc("pp/ordinary_person.json"), "player": "a"})
     _write(tmp_path, "b.json", {**_doc("pp/veteran.json"), "player": "b"})
     assert audit_paths([tmp_path]).party["pp"]["outliers"] == []
 
 
 def test_mailgear_party_figure_is_experience_plus_rank(tmp_path: Path) -> None:
+    """A mailgear member's party figure is its experience plus its rank."""
     doc = _doc("mailgear/veteran-custom.json")
     _write(tmp_path, "v.json", doc)
     report = audit_paths([tmp_path])
@@ -161,6 +165,7 @@ def test_mailgear_party_figure_is_experience_plus_rank(tmp_path: Path) -> None:
 # --- reports and the command line --------------------------------------------------------------------
 
 def test_cli_json_and_xlsx_reports(tmp_path: Path, capsys) -> None:
+    """The CLI writes the JSON report (valid against its schema) and the xlsx report of one folder."""
     import jsonschema
     import openpyxl
 
@@ -196,6 +201,7 @@ def test_cli_json_and_xlsx_reports(tmp_path: Path, capsys) -> None:
 
 
 def test_cli_exit_codes(tmp_path: Path, capsys) -> None:
+    """The audit exits 0 on a clean folder, 1 with rule errors, 2 when nothing could be read."""
     clean = tmp_path / "clean"
     clean.mkdir()
     shutil.copy(SAMPLES / "pp" / "veteran.json", clean / "v.json")
@@ -300,6 +306,7 @@ def test_an_existing_output_is_refused_before_any_file_is_read(tmp_path: Path, c
 
 
 def test_json_report_text_is_the_same_data_a_line_per_element(tmp_path: Path) -> None:
+    """The JSON report's text parses to the same data as the report, one element a line."""
     from converter.audit.outputs import json_report_text
 
     for name in ("pp/veteran.json", "up/s-real-robot.json", "broken/pp/skill_9.json"):

@@ -8,19 +8,22 @@ table move it without noise; a cell holding a typed value or nothing is
 normal form (:func:`~converter.io.formula_text.normal`), so a sheet saved again by Excel or
 LibreOffice has no drift. Only when something drifted is the workbook read as a document and
 written again, for the value the template's formula gives there (the engine's, as the writer
-caches it) and the field's pointer: an unchanged sheet costs one scan of its formulas.
+caches it) and the field's pointer. An unchanged sheet costs one forward byte search of its
+computed cells (:func:`_unchanged_sheets`); only another sheet's formulas are parsed.
 """
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
 from ..core.findings import Finding
 from ..io.xlsx_package import Area, Package, column_letters, open_package
-from ..io.formula_text import masked
-from .sheet_formulas import SharedStrings, SheetFormulas
+from ..io.formula_text import masked, normal
+from .sheet_formulas import SharedStrings, SheetFormulas, decoded_formula, moved_normal
 from .template_formulas import Entry, FormulaMap, formula_map
 
 TEMPLATE_NAME = "mechasheet.template"
@@ -133,8 +136,9 @@ def _drifts(package: Package, fmap: FormulaMap) -> list[_Drift]:
     places = [(entry, _place(entry, fmap, package)) for entry in fmap.entries]
     # Rows inserted anywhere rewrite references across the workbook, in cells that stayed too.
     moved = any(p is not None and (p[1] != e.row or p[2] != e.col or p[3] != e.rows) for e, p in places)
+    clean = set() if moved else _unchanged_sheets(package, fmap, places)
     for entry, placed in places:
-        if placed is None:
+        if placed is None or placed[0] in clean:
             continue
         sheet, top, col, rows = placed
         formulas = sheets.get(sheet)
@@ -160,6 +164,104 @@ def _drifts(package: Package, fmap: FormulaMap) -> list[_Drift]:
             out.append(_Drift(True, entry, i, sheet, top + i, col,
                               "=" + entry.formula(i, down, right), typed, typed))
     return out
+
+
+def _unchanged_sheets(package: Package, fmap: FormulaMap,
+                      places: list[tuple[Entry, tuple[str, int, int, int] | None]]) -> set[str]:
+    """The sheets whose every computed cell holds the template's formula (the common case), seen
+    by a forward byte search of the sheet's XML (:func:`_sheet_holds`) without a parse of its
+    formulas; any other sheet is read formula by formula. Only for a workbook whose computed
+    cells stand where the template put them, on sheets of the template's names."""
+    if any(p is not None and p[0] != e.sheet for e, p in places):  # a sheet renamed
+        return set()
+    return {sheet for sheet, wanted in _written_cells(fmap.template)
+            if sheet in package.sheets and _sheet_holds(package.read_part(package.sheets[sheet]), wanted)}
+
+
+_Wanted = tuple[int, int, bytes, Entry, int, "tuple[int, int] | None"]
+
+
+def _sheet_holds(data: bytes, wanted: tuple[_Wanted, ...]) -> bool:
+    """Whether each computed cell of the sheet's XML, found by a forward search in sheet order,
+    holds its template formula. A shared formula's cell (our writer's and Excel's
+    ``<f t="shared" si="0"/>``) holds its run's first formula moved to it: when that first cell
+    holds our text exactly, the run's other cells are seen by their element alone."""
+    find = data.find
+    masters: dict[bytes, tuple[int, int, str]] = {}  # a shared formula's index → its first cell
+    runs: dict[tuple[int, int], bytes] = {}  # a run's first cell, holding our text → its cells' element
+    pos = 0
+    for row, col, tag, entry, i, first in wanted:
+        at = find(tag, pos)
+        end = find(b">", at) if at >= 0 else -1
+        if end < 0:
+            return False
+        pos = end + 1
+        if not _cell_holds(data, pos, row, col, entry, i, first, runs, masters):
+            return False
+    return True
+
+
+def _cell_holds(data: bytes, body: int, row: int, col: int, entry: Entry, i: int, first: tuple[int, int] | None,
+                runs: dict[tuple[int, int], bytes], masters: dict[bytes, tuple[int, int, str]]) -> bool:
+    """Whether the formula element at ``body`` (a computed cell's) is the template's."""
+    startswith = data.startswith
+    if first is not None:
+        run = runs.get(first)
+        if run is not None and startswith(run, body):
+            return True
+    written = entry.written(i)
+    if startswith(b"<f>", body) and startswith(written, body + 3) and startswith(b"</f>", body + 3 + len(written)):
+        return True
+    if startswith(b'<f t="shared" ref="', body):
+        head_end = data.find(b">", body)
+        index = _SHARED_INDEX.search(data, body, head_end)
+        if index and startswith(written, head_end + 1) and startswith(b"</f>", head_end + 1 + len(written)):
+            runs[(row, col)] = b'<f t="shared" si="%s"/>' % index.group(1)
+            masters[index.group(1)] = (row, col, entry.formula(i))
+            return True
+    return _formula_at(data, body, row, col, masters) == entry.expected(i)
+
+
+_SHARED_INDEX = re.compile(rb'\bsi="(\d+)"')
+
+
+def _formula_at(data: bytes, at: int, row: int, col: int, masters: dict[bytes, tuple[int, int, str]]) -> str | None:
+    """The normal form of the formula element starting at ``at`` (the cell at ``row``, ``col``),
+    a shared one's moved from its first cell; None when there is none this search can read."""
+    if data.startswith(b"<f>", at):
+        close = data.find(b"</f>", at)
+        return normal(decoded_formula(data[at + 3:close])) if close >= 0 else None
+    if not data.startswith(b'<f t="shared"', at):
+        return None
+    head_end = data.find(b">", at)
+    index = _SHARED_INDEX.search(data, at, head_end)
+    if head_end < 0 or index is None:
+        return None
+    if data[head_end - 1:head_end] == b"/":  # a later cell of the run
+        master = masters.get(index.group(1))
+        return None if master is None else moved_normal(master[2], row - master[0], col - master[1])
+    close = data.find(b"</f>", head_end)
+    if close < 0:
+        return None
+    text = decoded_formula(data[head_end + 1:close])
+    masters[index.group(1)] = (row, col, text)
+    return normal(text)
+
+
+@lru_cache(maxsize=None)
+def _written_cells(template: str) -> tuple[tuple[str, tuple[_Wanted, ...]], ...]:
+    """Per sheet of ``template``'s map, in sheet order, each computed cell's row and column, its
+    start (``<c r="D9"``), its entry and row in it, and for a later row of an entry that repeats
+    a pattern down its column, the entry's first cell: our writer writes those rows as one shared
+    formula (each is the first row's formula moved down to it); None for any other cell."""
+    fmap = formula_map(template)
+    cells: dict[str, list[tuple[int, int, Entry, int, tuple[int, int] | None]]] = {}
+    for entry in fmap.entries if fmap is not None else ():
+        cells.setdefault(entry.sheet, []).extend(
+            (entry.row + i, entry.col, entry, i, (entry.row, entry.col) if i else None) for i in range(entry.rows))
+    return tuple((sheet, tuple((row, col, b'<c r="%s%d"' % (column_letters(col).encode(), row + 1), entry, i, first)
+                               for row, col, entry, i, first in sorted(found, key=lambda c: (c[0], c[1]))))
+                 for sheet, found in cells.items())
 
 
 def _findings(path: Path, fmap: FormulaMap, drifts: list[_Drift], document: Mapping[str, Any] | None,

@@ -10,14 +10,7 @@ ROOT = TESTS.parent
 
 #: Tests without a docstring yet, as "path::name": only ever shrinks. They sat in files other branches
 #: of issue 30 delete or rewrite; empty it once those are merged.
-UNDOCUMENTED = {
-    "tests/audit/test_audit.py::test_approval_by_pointer_only_touches_that_finding",
-    "tests/audit/test_drift.py::test_a_workbook_not_ours_has_no_drift",
-    "tests/audit/test_drift.py::test_an_emptied_computed_cell_is_replaced",
-    "tests/audit/test_drift.py::test_an_openpyxl_resave_has_no_drift",
-    "tests/audit/test_drift.py::test_every_sample_has_no_drift",
-    "tests/audit/test_drift.py::test_older_template_sheets_have_no_drift_and_say_their_version",
-}
+UNDOCUMENTED: set[str] = set()
 
 
 def _tests() -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:

@@ -93,6 +93,7 @@ def test_over_house_budget_and_approval(tmp_path: Path) -> None:
 
 
 def test_approval_by_pointer_only_touches_that_finding(tmp_path: Path) -> None:
+    """An approval naming a pointer approves only the finding at that pointer."""
     src = SAMPLES / "broken" / "pp" / "skill_9.json"
     shutil.copy(src, tmp_path / "s.json")
     plain = audit_paths([tmp_path])

@@ -123,6 +123,7 @@ def test_older_versions_have_their_maps(template: str) -> None:
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_sample_has_no_drift(path: Path) -> None:
+    """Every committed sample workbook holds its template version's formulas."""
     assert formula_drift(path) == []
 
 
@@ -141,6 +142,7 @@ def test_an_unchanged_sample_is_seen_without_parsing_its_formulas(path: Path, mo
 
 @pytest.mark.parametrize("path", OLD, ids=lambda p: p.name)
 def test_older_template_sheets_have_no_drift_and_say_their_version(path: Path) -> None:
+    """A sheet of an older template version is one AUDIT_TEMPLATE_OLD info, naming its version and the current one."""
     findings = formula_drift(path)
     assert [f.code for f in findings] == ["AUDIT_TEMPLATE_OLD"]
     system, version = path.name.split("-")[:2]
@@ -161,6 +163,7 @@ def test_a_libreoffice_resave_has_no_drift(tmp_path: Path) -> None:
 
 
 def test_an_openpyxl_resave_has_no_drift(tmp_path: Path) -> None:
+    """Re-saving a template with openpyxl changes how formulas are written, not what they compute: no drift."""
     import openpyxl
 
     wb = openpyxl.load_workbook(MOBILE_SUIT)
@@ -209,6 +212,7 @@ def test_a_typed_weapon_cost_names_its_row(tmp_path: Path) -> None:
 
 
 def test_an_emptied_computed_cell_is_replaced(tmp_path: Path) -> None:
+    """A computed cell emptied by the player is AUDIT_FORMULA_REPLACED."""
     import openpyxl
 
     wb = openpyxl.load_workbook(MOBILE_SUIT)
@@ -401,6 +405,7 @@ def _moved(formula: str, sheet: str, rows: int, on_sheet: bool) -> str:
 
 @pytest.mark.parametrize("name", ["pp-club-2015.xlsx", "pp-one-per-sheet.xls", "up-stats-below.ods"])
 def test_a_workbook_not_ours_has_no_drift(name: str) -> None:
+    """A homemade workbook has no template to drift from: no finding."""
     assert formula_drift(ROOT / "samples" / "legacy" / name) == []
 
 

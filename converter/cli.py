@@ -50,25 +50,7 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"mechasheet {_version()}", help=t["version"])
     p.add_argument("--debug", action="store_true", help=t["debug"])
     sub = p.add_subparsers(dest="command", required=True, metavar=t["usage_commands"])
-    language = {"choices": ("ja", "en"), "default": lang, "help": t["lang"]}
 
-    def command(name: str, **kw: Any) -> argparse.ArgumentParser:
-        return _localized(sub.add_parser(name, help=t[name], description=t[name], add_help=False,
-                                         formatter_class=kw.pop("formatter_class", formatter), **kw), t)
-
-    c = command("check", epilog=t["check_examples"], formatter_class=_formatter(t, raw=True))
-    def shared(parser: argparse.ArgumentParser, *names: str, output: tuple[str, str] | None = None) -> None:
-        """The options several commands share, in one wording."""
-        if output is not None:
-            parser.add_argument("-o", "--output", metavar=output[0], help=t[output[1]])
-        if "force" in names:
-            parser.add_argument("--force", action="store_true", help=t["force"])
-        if "rule" in names:
-            parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help=t["rule"])
-        parser.add_argument("--lang", **language)
-
-    c.add_argument("paths", nargs="+", metavar="PATH", help=t["check_paths"])
-    c.add_argument("--format", choices=("text", "json", "jsonl"), default="text", help=t["check_format"])
     def jobs(text: str) -> int:
         """--jobs N: a whole number of at least 1 (said in the run's language)."""
         value = int(text)
@@ -76,78 +58,73 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
             raise argparse.ArgumentTypeError(t["jobs_at_least_one"])
         return value
 
-    c.add_argument("--jobs", type=jobs, default=None, metavar="N", help=t["check_jobs"])
-    c.add_argument("--breakdown", action="store_true", help=t["check_breakdown"])
-    c.add_argument("--quiet", action="store_true", help=t["check_quiet"])
-    shared(c, "rule")
-    c.add_argument("--catalog", metavar="FILE", help=t["check_catalog"])
-    c.add_argument("--skills", metavar="FILE", help=t["check_skills"])
+    # The options several commands share, in one wording: flags and add_argument's keywords (the
+    # help a text's key); a command names them "name" or "name:help key".
+    shared: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+        "force": (("--force",), {"action": "store_true", "help": "force"}),
+        "rule": (("--rule",), {"action": "append", "default": [], "metavar": "NAME=VALUE", "help": "rule"}),
+        "lang": (("--lang",), {"choices": ("ja", "en"), "default": lang, "help": "lang"}),
+        "jobs": (("--jobs",), {"type": jobs, "default": None, "metavar": "N", "help": "check_jobs"}),
+        "profile": (("--profile",), {"metavar": "FILE", "help": "import_profile"}),
+        "catalog": (("--catalog",), {"metavar": "FILE", "help": "check_catalog"}),
+        "skills": (("--skills",), {"metavar": "FILE", "help": "check_skills"}),
+        "formulas": (("--formulas",), {"choices": ("native", "xlwings"), "default": "native",
+                                       "help": "excel_formulas"}),
+        "format": (("--format",), {"choices": ("text", "json"), "default": "text"}),
+        "output": (("-o", "--output"), {}),
+    }
 
-    im = command("import", epilog=t["import_examples"], formatter_class=_formatter(t, raw=True))
-    im.add_argument("paths", nargs="+", metavar="PATH", help=t["import_paths"])
-    im.add_argument("-o", "--output", metavar="OUTDIR", required=True, help=t["import_output"])
-    im.add_argument("--system", choices=("up", "pp", "mailgear"), help=t["import_system"])
-    im.add_argument("--templates", action="store_true", help=t["import_templates"])
-    im.add_argument("--profile", metavar="FILE", help=t["import_profile"])
-    im.add_argument("--jobs", type=jobs, default=None, metavar="N", help=t["import_jobs"])
-    shared(im, "force", "rule")
+    def command(name: str, *options: str | tuple[str, ...], examples: bool = False,
+                **own: dict[str, Any]) -> argparse.ArgumentParser:
+        """A command and its arguments in help order: shared names, or (flags..., help key) with
+        ``own[first flag]`` its further keywords (a positional's own keywords under its name)."""
+        c = _localized(sub.add_parser(name, help=t[name], description=t[name], add_help=False,
+                                      epilog=t[f"{name}_examples"] if examples else None,
+                                      formatter_class=_formatter(t, raw=True) if examples else formatter), t)
+        for option in options:
+            if isinstance(option, str):
+                key, _, help_key = option.partition(":")
+                flags, kw = shared[key]
+                kw = {**kw, "help": help_key or kw["help"], **own.get(key, {})}
+            else:
+                flags, kw = option[:-1], {"help": option[-1], **own.get(option[0].lstrip("-"), {})}
+            c.add_argument(*flags, **{**kw, "help": t[kw["help"]]})
+        return c
 
-    au = command("audit", epilog=t["audit_examples"], formatter_class=_formatter(t, raw=True))
-    au.add_argument("paths", nargs="+", metavar="PATH", help=t["audit_paths"])
-    au.add_argument("-o", "--output", action="append", required=True, metavar="REPORT", help=t["audit_output"])
-    au.add_argument("--house", metavar="FILE", help=t["audit_house"])
-    au.add_argument("--annotated", metavar="DIR", help=t["audit_annotated"])
-    au.add_argument("--no-annotated", action="store_true", help=t["audit_no_annotated"])
-    au.add_argument("--profile", metavar="FILE", help=t["import_profile"])
-    au.add_argument("--jobs", type=jobs, default=None, metavar="N", help=t["check_jobs"])
-    shared(au, "force", "rule")
-    au.add_argument("--catalog", metavar="FILE", help=t["check_catalog"])
-    au.add_argument("--skills", metavar="FILE", help=t["check_skills"])
-
-    s = command("schema")
-    s.add_argument("system", help=t["schema_system"])
-    shared(s)
-
-    tp = command("template")
-    tp.add_argument("system", help=t["template_system"])
-    shared(tp, "force", output=("PATH", "template_output"))
-    tp.add_argument("--formulas", choices=("native", "xlwings"), default="native", help=t["excel_formulas"])
-
-    w = command("write")
-    w.add_argument("document", metavar="DOC.json", help=t["write_document"])
-    shared(w, "force", "rule", output=("SHEET.xlsx", "write_output"))
-    w.add_argument("--catalog", metavar="FILE", help=t["write_catalog"])
-    w.add_argument("--skills", metavar="FILE", help=t["write_skills"])
-    w.add_argument("--formulas", choices=("native", "xlwings"), default="native", help=t["excel_formulas"])
-
-    rd = command("read")
-    rd.add_argument("sheet", metavar="SHEET.xlsx", help=t["read_sheet"])
-    shared(rd, "force", output=("DOC.json", "read_output"))
-
-    shared(command("rules"))
-
-    rc = command("recompute")  # issue 15: totals of a sheet without formulas, by the engine
-    rc.add_argument("sheet", metavar="SHEET.xlsx", help=t["recompute_sheet"])
-    rc.add_argument("-o", "--output", required=True, metavar="OUT.xlsx", help=t["recompute_output"])
-    rc.add_argument("--format", choices=("text", "json"), default="text", help=t["recompute_format"])
-    shared(rc, "force")
-
-    cv = command("convert")
-    cv.add_argument("src", metavar="SRC", help=t["convert_src"])
-    cv.add_argument("--to", required=True, choices=("up", "mailgear", "pp"), help=t["convert_to"])
-    shared(cv, "force", output=("OUT.json|OUT.xlsx", "convert_output"))
-    cv.add_argument("--mapping", metavar="FILE", help=t["convert_mapping"])
-    cv.add_argument("--catalog", metavar="FILE", help=t["convert_catalog"])
-    cv.add_argument("--format", choices=("text", "json"), default="text", help=t["convert_format"])
-
-    ex = command("export")  # issue 17: pieces for online play
-    ex.add_argument("paths", nargs="+", metavar="SHEET_OR_DOC", help=t["export_paths"])
-    ex.add_argument("--to", required=True, choices=("ccfolia", "udonarium", "palette"), help=t["export_to"])
-    ex.add_argument("--stdout", action="store_true", help=t["export_stdout"])
-    shared(ex, "force", output=("OUTDIR", "export_output"))
-    ex.add_argument("--profile", metavar="FILE", help=t["import_profile"])
-    ex.add_argument("--catalog", metavar="FILE", help=t["check_catalog"])
-    ex.add_argument("--skills", metavar="FILE", help=t["check_skills"])
+    paths = {"nargs": "+", "metavar": "PATH"}
+    command("check", ("paths", "check_paths"), "format:check_format", "jobs", ("--breakdown", "check_breakdown"),
+            ("--quiet", "check_quiet"), "rule", "lang", "catalog", "skills", examples=True, paths=paths,
+            format={"choices": ("text", "json", "jsonl")},
+            breakdown={"action": "store_true"}, quiet={"action": "store_true"})
+    command("import", ("paths", "import_paths"), "output:import_output", ("--system", "import_system"),
+            ("--templates", "import_templates"), "profile", "jobs:import_jobs", "force", "rule", "lang",
+            examples=True, paths=paths, output={"metavar": "OUTDIR", "required": True},
+            system={"choices": ("up", "pp", "mailgear")}, templates={"action": "store_true"})
+    command("audit", ("paths", "audit_paths"), "output:audit_output", ("--house", "audit_house"),
+            ("--annotated", "audit_annotated"), ("--no-annotated", "audit_no_annotated"), "profile", "jobs",
+            "force", "rule", "lang", "catalog", "skills", examples=True, paths=paths,
+            output={"action": "append", "required": True, "metavar": "REPORT"}, house={"metavar": "FILE"},
+            annotated={"metavar": "DIR"}, **{"no-annotated": {"action": "store_true"}})
+    command("schema", ("system", "schema_system"), "lang")
+    command("template", ("system", "template_system"), "output:template_output", "force", "lang", "formulas",
+            output={"metavar": "PATH"})
+    command("write", ("document", "write_document"), "output:write_output", "force", "rule", "lang",
+            "catalog:write_catalog", "skills:write_skills", "formulas",
+            document={"metavar": "DOC.json"}, output={"metavar": "SHEET.xlsx"})
+    command("read", ("sheet", "read_sheet"), "output:read_output", "force", "lang",
+            sheet={"metavar": "SHEET.xlsx"}, output={"metavar": "DOC.json"})
+    command("rules", "lang")
+    command("recompute", ("sheet", "recompute_sheet"), "output:recompute_output", "format:recompute_format",
+            "force", "lang", sheet={"metavar": "SHEET.xlsx"}, output={"required": True, "metavar": "OUT.xlsx"})
+    command("convert", ("src", "convert_src"), ("--to", "convert_to"), "output:convert_output", "force", "lang",
+            ("--mapping", "convert_mapping"), "catalog:convert_catalog", "format:convert_format",
+            src={"metavar": "SRC"}, to={"required": True, "choices": ("up", "mailgear", "pp")},
+            output={"metavar": "OUT.json|OUT.xlsx"}, mapping={"metavar": "FILE"})
+    command("export", ("paths", "export_paths"), ("--to", "export_to"), ("--stdout", "export_stdout"),
+            "output:export_output", "force", "lang", "profile", "catalog", "skills",
+            paths={"nargs": "+", "metavar": "SHEET_OR_DOC"},
+            to={"required": True, "choices": ("ccfolia", "udonarium", "palette")},
+            stdout={"action": "store_true"}, output={"metavar": "OUTDIR"})
     return p
 
 

@@ -378,18 +378,9 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    from .rules import system_ids
-    from .rules.options import option_declarations
+    from .rules.options import options_text
 
-    for system in system_ids():
-        for name, decl in option_declarations(system).items():
-            en = args.lang == "en"
-            label = decl.get("label_en", decl["label"]) if en else decl["label"]
-            values = decl.get("values_en", decl["values"]) if en else decl["values"]
-            default = texts(args.lang)["rules_default"]
-            sys.stdout.write(f"{system}: --rule {name}=VALUE  ({label}; {default} {decl['default']})\n")
-            for value, label in values.items():
-                sys.stdout.write(f"    {value}: {label}\n")
+    sys.stdout.write(options_text(args.lang))
     return EXIT_OK
 
 
@@ -403,45 +394,29 @@ def _cmd_template(args: argparse.Namespace) -> int:
 
 
 def _cmd_write(args: argparse.Namespace) -> int:
-    from pathlib import Path
+    from .sheets import write_document_file
 
-    from .core.errors import InputError
-    from .io.files import load_json_document, refuse_inputs
-    from .check.schema import unsafe_number_findings
-    from .rules import system_ids
-    from .rules.options import document_readings, parse_rule_args
-    from .sheets import write_sheet
-
-    doc = load_json_document(args.document)
-    unsafe = next(unsafe_number_findings(doc), None)
-    if unsafe is not None:  # NaN, infinities, integers beyond 2**53: no cell holds them as written
-        raise InputError(f"{args.document}: {unsafe.pointer}: {unsafe.message(args.lang)}")
-    output = args.output or Path(args.document).with_suffix(".xlsx")
-    refuse_inputs(output, [p for p in (args.document, args.catalog, args.skills) if p])
-    # The document's own readings (its ``rules``), unless --rule names another.
-    options = {**document_readings(doc), **parse_rule_args(args.rule, system_ids())}
-    out = write_sheet(doc, output, args.force, options, _context(args), args.formulas)
+    out = write_document_file(args.document, args.output, args.force, args.rule, args.catalog, args.skills,
+                              args.formulas, args.lang)
     sys.stdout.write(f"{out}\n")
     return EXIT_OK
 
 
 def _cmd_read(args: argparse.Namespace) -> int:
-    from .io.files import dump_document, write_atomic
-    from .rules import system_ids
     from .check.text import render_findings, text_options
-    from .rules.options import with_readings
-    from .sheets import read_workbook
+    from .io.files import write_atomic
+    from .sheets import read_document_text
 
-    got = read_workbook(args.sheet)
-    findings = got.findings
-    # The sheet's rules readings (its ルール cells) go with the document.
-    doc = with_readings(got.document, got.options) if got.document.get("system") in system_ids() else got.document
+    text, findings = read_document_text(args.sheet)
     sys.stderr.write(render_findings(findings, text_options(args.lang, color=_color(sys.stderr))))
-    text = dump_document(doc)
     if args.output:
         sys.stdout.write(f"{write_atomic(args.output, text, args.force, inputs=[args.sheet])}\n")
     else:
         sys.stdout.write(text)
+    return _errors_exit(findings)
+
+
+def _errors_exit(findings: list) -> int:
     return EXIT_FINDINGS if any(f.level.value == "error" for f in findings) else EXIT_OK
 
 
@@ -449,12 +424,9 @@ def _cmd_recompute(args: argparse.Namespace) -> int:
     """A copy of SHEET with every computed cell set by the engine; each changed cell printed
     (old → new), what reading the sheet found on standard error; SHEET is never touched."""
     from .check.text import render_findings, text_options
-    from .io.files import refuse_inputs, write_atomic
-    from .sheets.recompute import recompute
+    from .sheets.recompute import recompute_file
 
-    refuse_inputs(args.output, [args.sheet])
-    done = recompute(args.sheet)
-    written = write_atomic(args.output, done.data, args.force, inputs=[args.sheet])
+    done, written = recompute_file(args.sheet, args.output, args.force)
     sys.stderr.write(render_findings(done.findings, text_options(args.lang, color=_color(sys.stderr))))
     t = texts(args.lang)
     if args.format == "json":
@@ -466,7 +438,7 @@ def _cmd_recompute(args: argparse.Namespace) -> int:
             sys.stdout.write(t["recompute_change"].format(cell=c.cell, name=c.name, old=_shown(c.old, t),
                                                           new=_shown(c.new, t)) + "\n")
         sys.stdout.write(t["recompute_written"].format(path=written, n=len(done.changes)) + "\n")
-    return EXIT_FINDINGS if any(f.level.value == "error" for f in done.findings) else EXIT_OK
+    return _errors_exit(done.findings)
 
 
 def _shown(value: Any, t: dict[str, str]) -> str:
@@ -476,17 +448,10 @@ def _shown(value: Any, t: dict[str, str]) -> str:
 def _cmd_convert(args: argparse.Namespace) -> int:
     """Convert SRC into --to's system: the account printed, the document written with -o; exit 1
     when the target's engine finds errors (decisions the GM must make first)."""
-    from .convert import convert
-    from .convert.files import load_catalog, read_document, render_text, write_output
-    from .io.files import refuse_inputs
+    from .convert.files import convert_file, render_text
 
-    inputs = [p for p in (args.src, args.mapping, args.catalog) if p]
-    if args.output:
-        refuse_inputs(args.output, inputs)
-    doc, own_catalog = read_document(args.src)
-    catalog = load_catalog(args.catalog) or own_catalog
-    result = convert(doc, to=args.to, mapping=args.mapping, catalog=catalog)
-    written = write_output(result, args.output, inputs, args.force, catalog, args.lang) if args.output else None
+    result, written = convert_file(args.src, args.to, args.output, args.mapping, args.catalog, args.force,
+                                   args.lang)
     t = texts(args.lang)
     if args.format == "json":
         out = {"conversion": result.to_dict(args.lang), "output": str(written) if written else None}
@@ -502,25 +467,16 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 def _cmd_export(args: argparse.Namespace) -> int:
     """Export each character or unit as --to gives it: files under -o, or printed (--stdout);
     exit 1 when an input held nothing to export."""
-    from .export.files import export_paths, printed, write_pieces
-    from .legacy.profile import load_profile
+    from .export.files import export_files
 
     t = texts(args.lang)
     if not args.output and not args.stdout:
         sys.stderr.write(f"mechasheet: {t['export_needs_output']}\n")
         return EXIT_INPUT
-    if args.stdout:
-        printed([], args.to)  # a target that cannot be printed stops before any work
-    profile = load_profile(args.profile) if args.profile else None
-    done = export_paths(args.paths, _context(args), profile)
-    pieces = [e.piece for e in done if e.piece is not None]
+    done, written, text = export_files(args.paths, args.to, args.output, args.profile, args.catalog, args.skills,
+                                       args.force, to_stdout=args.stdout)
+    sys.stdout.write(text)
     report = sys.stderr if args.stdout else sys.stdout
-    if args.stdout:
-        sys.stdout.write(printed(pieces, args.to))
-        written = [None] * len(pieces)
-    else:
-        inputs = [p for p in (*args.paths, args.profile, args.catalog, args.skills) if p]
-        written = write_pieces(pieces, args.to, args.output, inputs, args.force)
     outputs = iter(written)
     for e in done:
         if e.piece is None:
@@ -532,7 +488,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
                                              output=out or "stdout") + "\n")
         if e.piece.errors:
             report.write(t["export_errors"].format(n=e.piece.errors) + "\n")
-    return EXIT_OK if len(pieces) == len(done) else EXIT_FINDINGS
+    return EXIT_OK if len(written) == len(done) else EXIT_FINDINGS
 
 
 COMMANDS = {"convert": _cmd_convert, "export": _cmd_export, "check": _cmd_check, "import": _cmd_import, "audit": _cmd_audit,

@@ -43,11 +43,13 @@ def default_lang() -> str:
 
 def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     """The parser, every help text in ``lang``."""
+    from .core.version import __version__
+
     t = texts(lang)
     formatter = _formatter(t)
     p = _localized(argparse.ArgumentParser(prog="mechasheet", description=t["description"], add_help=False,
                                            formatter_class=formatter), t)
-    p.add_argument("--version", action="version", version=f"mechasheet {_version()}", help=t["version"])
+    p.add_argument("--version", action="version", version=f"mechasheet {__version__}", help=t["version"])
     p.add_argument("--debug", action="store_true", help=t["debug"])
     sub = p.add_subparsers(dest="command", required=True, metavar=t["usage_commands"])
 
@@ -128,7 +130,7 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     return p
 
 
-def _formatter(t: dict[str, str], raw: bool = False) -> type:
+def _formatter(t: dict[str, str], raw: bool = False) -> Any:
     """A help formatter whose usage line begins in the run's language."""
     base = argparse.RawDescriptionHelpFormatter if raw else argparse.HelpFormatter
 
@@ -176,24 +178,11 @@ def _argparse_error(message: str, t: dict[str, str]) -> str:
     return message
 
 
-def _version() -> str:
-    from .core.version import __version__
-
-    return __version__
-
-
 def _color(stream) -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
     import os
 
     return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
-
-
-def _context(args: argparse.Namespace) -> dict:
-    """The engines' extra inputs named on the command line (catalog, skill list)."""
-    from .sheets.source import load_context
-
-    return load_context(getattr(args, "catalog", None), getattr(args, "skills", None))
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -206,6 +195,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from .rules.options import parse_rule_args
     from .batch.checking import check_files
     from .batch.pool import default_jobs
+    from .sheets.source import load_context
 
     opts = text_options(args.lang, breakdown=args.breakdown, quiet=args.quiet, color=_color(sys.stdout))
 
@@ -219,7 +209,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     with contextlib.ExitStack() as stack:
         progress = _Progress(stack)
-        report = check_files(args.paths, parse_rule_args(args.rule, system_ids()), _context(args),
+        report = check_files(args.paths, parse_rule_args(args.rule, system_ids()),
+                             load_context(args.catalog, args.skills),
                              jobs=args.jobs or default_jobs(), on_report=on_report, on_found=progress.found,
                              catalog_file=args.catalog, required=True)
     if args.format == "json":
@@ -243,25 +234,19 @@ def _progress(total: int):
     terminal and the run is long enough; nothing otherwise (piped, NO_COLOR is not asked)."""
     import contextlib
 
-    if total < PROGRESS_FROM or not _color(sys.stderr) and not _is_tty(sys.stderr):
+    if total < PROGRESS_FROM or not getattr(sys.stderr, "isatty", lambda: False)():
         return contextlib.nullcontext(lambda: None)
     return _progress_bar(total)
 
 
 class _Progress:
-    """The progress bar of a run that learns its total as it starts (``found``), ended with
-    ``stack``."""
+    """The progress bar of a run that learns its total as it starts (``found``), ended with ``stack``."""
 
     def __init__(self, stack) -> None:
-        self._stack = stack
-        self.advance = lambda: None
+        self._stack, self.advance = stack, lambda: None
 
     def found(self, total: int) -> None:
         self.advance = self._stack.enter_context(_progress(total))
-
-
-def _is_tty(stream) -> bool:
-    return bool(getattr(stream, "isatty", lambda: False)())
 
 
 @__import__("contextlib").contextmanager

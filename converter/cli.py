@@ -43,32 +43,16 @@ def default_lang() -> str:
 
 def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     """The parser, every help text in ``lang``."""
+    from .core.version import __version__
+
     t = texts(lang)
     formatter = _formatter(t)
     p = _localized(argparse.ArgumentParser(prog="mechasheet", description=t["description"], add_help=False,
                                            formatter_class=formatter), t)
-    p.add_argument("--version", action="version", version=f"mechasheet {_version()}", help=t["version"])
+    p.add_argument("--version", action="version", version=f"mechasheet {__version__}", help=t["version"])
     p.add_argument("--debug", action="store_true", help=t["debug"])
     sub = p.add_subparsers(dest="command", required=True, metavar=t["usage_commands"])
-    language = {"choices": ("ja", "en"), "default": lang, "help": t["lang"]}
 
-    def command(name: str, **kw: Any) -> argparse.ArgumentParser:
-        return _localized(sub.add_parser(name, help=t[name], description=t[name], add_help=False,
-                                         formatter_class=kw.pop("formatter_class", formatter), **kw), t)
-
-    c = command("check", epilog=t["check_examples"], formatter_class=_formatter(t, raw=True))
-    def shared(parser: argparse.ArgumentParser, *names: str, output: tuple[str, str] | None = None) -> None:
-        """The options several commands share, in one wording."""
-        if output is not None:
-            parser.add_argument("-o", "--output", metavar=output[0], help=t[output[1]])
-        if "force" in names:
-            parser.add_argument("--force", action="store_true", help=t["force"])
-        if "rule" in names:
-            parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE", help=t["rule"])
-        parser.add_argument("--lang", **language)
-
-    c.add_argument("paths", nargs="+", metavar="PATH", help=t["check_paths"])
-    c.add_argument("--format", choices=("text", "json", "jsonl"), default="text", help=t["check_format"])
     def jobs(text: str) -> int:
         """--jobs N: a whole number of at least 1 (said in the run's language)."""
         value = int(text)
@@ -76,82 +60,77 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
             raise argparse.ArgumentTypeError(t["jobs_at_least_one"])
         return value
 
-    c.add_argument("--jobs", type=jobs, default=None, metavar="N", help=t["check_jobs"])
-    c.add_argument("--breakdown", action="store_true", help=t["check_breakdown"])
-    c.add_argument("--quiet", action="store_true", help=t["check_quiet"])
-    shared(c, "rule")
-    c.add_argument("--catalog", metavar="FILE", help=t["check_catalog"])
-    c.add_argument("--skills", metavar="FILE", help=t["check_skills"])
+    # The options several commands share, in one wording: flags and add_argument's keywords (the
+    # help a text's key); a command names them "name" or "name:help key".
+    shared: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+        "force": (("--force",), {"action": "store_true", "help": "force"}),
+        "rule": (("--rule",), {"action": "append", "default": [], "metavar": "NAME=VALUE", "help": "rule"}),
+        "lang": (("--lang",), {"choices": ("ja", "en"), "default": lang, "help": "lang"}),
+        "jobs": (("--jobs",), {"type": jobs, "default": None, "metavar": "N", "help": "check_jobs"}),
+        "profile": (("--profile",), {"metavar": "FILE", "help": "import_profile"}),
+        "catalog": (("--catalog",), {"metavar": "FILE", "help": "check_catalog"}),
+        "skills": (("--skills",), {"metavar": "FILE", "help": "check_skills"}),
+        "formulas": (("--formulas",), {"choices": ("native", "xlwings"), "default": "native",
+                                       "help": "excel_formulas"}),
+        "format": (("--format",), {"choices": ("text", "json"), "default": "text"}),
+        "output": (("-o", "--output"), {}),
+    }
 
-    im = command("import", epilog=t["import_examples"], formatter_class=_formatter(t, raw=True))
-    im.add_argument("paths", nargs="+", metavar="PATH", help=t["import_paths"])
-    im.add_argument("-o", "--output", metavar="OUTDIR", required=True, help=t["import_output"])
-    im.add_argument("--system", choices=("up", "pp", "mailgear"), help=t["import_system"])
-    im.add_argument("--templates", action="store_true", help=t["import_templates"])
-    im.add_argument("--profile", metavar="FILE", help=t["import_profile"])
-    im.add_argument("--jobs", type=jobs, default=None, metavar="N", help=t["import_jobs"])
-    shared(im, "force", "rule")
+    def command(name: str, *options: str | tuple[str, ...], examples: bool = False,
+                **own: dict[str, Any]) -> argparse.ArgumentParser:
+        """A command and its arguments in help order: shared names, or (flags..., help key) with
+        ``own[first flag]`` its further keywords (a positional's own keywords under its name)."""
+        c = _localized(sub.add_parser(name, help=t[name], description=t[name], add_help=False,
+                                      epilog=t[f"{name}_examples"] if examples else None,
+                                      formatter_class=_formatter(t, raw=True) if examples else formatter), t)
+        for option in options:
+            if isinstance(option, str):
+                key, _, help_key = option.partition(":")
+                flags, kw = shared[key]
+                kw = {**kw, "help": help_key or kw["help"], **own.get(key, {})}
+            else:
+                flags, kw = option[:-1], {"help": option[-1], **own.get(option[0].lstrip("-"), {})}
+            c.add_argument(*flags, **{**kw, "help": t[kw["help"]]})
+        return c
 
-    au = command("audit", epilog=t["audit_examples"], formatter_class=_formatter(t, raw=True))
-    au.add_argument("paths", nargs="+", metavar="PATH", help=t["audit_paths"])
-    au.add_argument("-o", "--output", action="append", required=True, metavar="REPORT", help=t["audit_output"])
-    au.add_argument("--house", metavar="FILE", help=t["audit_house"])
-    au.add_argument("--annotated", metavar="DIR", help=t["audit_annotated"])
-    au.add_argument("--no-annotated", action="store_true", help=t["audit_no_annotated"])
-    au.add_argument("--profile", metavar="FILE", help=t["import_profile"])
-    au.add_argument("--jobs", type=jobs, default=None, metavar="N", help=t["check_jobs"])
-    shared(au, "force", "rule")
-    au.add_argument("--catalog", metavar="FILE", help=t["check_catalog"])
-    au.add_argument("--skills", metavar="FILE", help=t["check_skills"])
-
-    s = command("schema")
-    s.add_argument("system", help=t["schema_system"])
-    shared(s)
-
-    tp = command("template")
-    tp.add_argument("system", help=t["template_system"])
-    shared(tp, "force", output=("PATH", "template_output"))
-    tp.add_argument("--formulas", choices=("native", "xlwings"), default="native", help=t["excel_formulas"])
-
-    w = command("write")
-    w.add_argument("document", metavar="DOC.json", help=t["write_document"])
-    shared(w, "force", "rule", output=("SHEET.xlsx", "write_output"))
-    w.add_argument("--catalog", metavar="FILE", help=t["write_catalog"])
-    w.add_argument("--skills", metavar="FILE", help=t["write_skills"])
-    w.add_argument("--formulas", choices=("native", "xlwings"), default="native", help=t["excel_formulas"])
-
-    rd = command("read")
-    rd.add_argument("sheet", metavar="SHEET.xlsx", help=t["read_sheet"])
-    shared(rd, "force", output=("DOC.json", "read_output"))
-
-    shared(command("rules"))
-
-    rc = command("recompute")  # issue 15: totals of a sheet without formulas, by the engine
-    rc.add_argument("sheet", metavar="SHEET.xlsx", help=t["recompute_sheet"])
-    rc.add_argument("-o", "--output", required=True, metavar="OUT.xlsx", help=t["recompute_output"])
-    rc.add_argument("--format", choices=("text", "json"), default="text", help=t["recompute_format"])
-    shared(rc, "force")
-
-    cv = command("convert")
-    cv.add_argument("src", metavar="SRC", help=t["convert_src"])
-    cv.add_argument("--to", required=True, choices=("up", "mailgear", "pp"), help=t["convert_to"])
-    shared(cv, "force", output=("OUT.json|OUT.xlsx", "convert_output"))
-    cv.add_argument("--mapping", metavar="FILE", help=t["convert_mapping"])
-    cv.add_argument("--catalog", metavar="FILE", help=t["convert_catalog"])
-    cv.add_argument("--format", choices=("text", "json"), default="text", help=t["convert_format"])
-
-    ex = command("export")  # issue 17: pieces for online play
-    ex.add_argument("paths", nargs="+", metavar="SHEET_OR_DOC", help=t["export_paths"])
-    ex.add_argument("--to", required=True, choices=("ccfolia", "udonarium", "palette"), help=t["export_to"])
-    ex.add_argument("--stdout", action="store_true", help=t["export_stdout"])
-    shared(ex, "force", output=("OUTDIR", "export_output"))
-    ex.add_argument("--profile", metavar="FILE", help=t["import_profile"])
-    ex.add_argument("--catalog", metavar="FILE", help=t["check_catalog"])
-    ex.add_argument("--skills", metavar="FILE", help=t["check_skills"])
+    paths = {"nargs": "+", "metavar": "PATH"}
+    command("check", ("paths", "check_paths"), "format:check_format", "jobs", ("--breakdown", "check_breakdown"),
+            ("--quiet", "check_quiet"), "rule", "lang", "catalog", "skills", examples=True, paths=paths,
+            format={"choices": ("text", "json", "jsonl")},
+            breakdown={"action": "store_true"}, quiet={"action": "store_true"})
+    command("import", ("paths", "import_paths"), "output:import_output", ("--system", "import_system"),
+            ("--templates", "import_templates"), "profile", "jobs:import_jobs", "force", "rule", "lang",
+            examples=True, paths=paths, output={"metavar": "OUTDIR", "required": True},
+            system={"choices": ("up", "pp", "mailgear")}, templates={"action": "store_true"})
+    command("audit", ("paths", "audit_paths"), "output:audit_output", ("--house", "audit_house"),
+            ("--annotated", "audit_annotated"), ("--no-annotated", "audit_no_annotated"), "profile", "jobs",
+            "force", "rule", "lang", "catalog", "skills", examples=True, paths=paths,
+            output={"action": "append", "required": True, "metavar": "REPORT"}, house={"metavar": "FILE"},
+            annotated={"metavar": "DIR"}, **{"no-annotated": {"action": "store_true"}})
+    command("schema", ("system", "schema_system"), "lang")
+    command("template", ("system", "template_system"), "output:template_output", "force", "lang", "formulas",
+            output={"metavar": "PATH"})
+    command("write", ("document", "write_document"), "output:write_output", "force", "rule", "lang",
+            "catalog:write_catalog", "skills:write_skills", "formulas",
+            document={"metavar": "DOC.json"}, output={"metavar": "SHEET.xlsx"})
+    command("read", ("sheet", "read_sheet"), "output:read_output", "force", "lang",
+            sheet={"metavar": "SHEET.xlsx"}, output={"metavar": "DOC.json"})
+    command("rules", "lang")
+    command("recompute", ("sheet", "recompute_sheet"), "output:recompute_output", "format:recompute_format",
+            "force", "lang", sheet={"metavar": "SHEET.xlsx"}, output={"required": True, "metavar": "OUT.xlsx"})
+    command("convert", ("src", "convert_src"), ("--to", "convert_to"), "output:convert_output", "force", "lang",
+            ("--mapping", "convert_mapping"), "catalog:convert_catalog", "format:convert_format",
+            src={"metavar": "SRC"}, to={"required": True, "choices": ("up", "mailgear", "pp")},
+            output={"metavar": "OUT.json|OUT.xlsx"}, mapping={"metavar": "FILE"})
+    command("export", ("paths", "export_paths"), ("--to", "export_to"), ("--stdout", "export_stdout"),
+            "output:export_output", "force", "lang", "profile", "catalog", "skills",
+            paths={"nargs": "+", "metavar": "SHEET_OR_DOC"},
+            to={"required": True, "choices": ("ccfolia", "udonarium", "palette")},
+            stdout={"action": "store_true"}, output={"metavar": "OUTDIR"})
     return p
 
 
-def _formatter(t: dict[str, str], raw: bool = False) -> type:
+def _formatter(t: dict[str, str], raw: bool = False) -> Any:
     """A help formatter whose usage line begins in the run's language."""
     base = argparse.RawDescriptionHelpFormatter if raw else argparse.HelpFormatter
 
@@ -199,24 +178,11 @@ def _argparse_error(message: str, t: dict[str, str]) -> str:
     return message
 
 
-def _version() -> str:
-    from .core.version import __version__
-
-    return __version__
-
-
 def _color(stream) -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
     import os
 
     return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
-
-
-def _context(args: argparse.Namespace) -> dict:
-    """The engines' extra inputs named on the command line (catalog, skill list)."""
-    from .sheets.source import load_context
-
-    return load_context(getattr(args, "catalog", None), getattr(args, "skills", None))
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -229,6 +195,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from .rules.options import parse_rule_args
     from .batch.checking import check_files
     from .batch.pool import default_jobs
+    from .sheets.source import load_context
 
     opts = text_options(args.lang, breakdown=args.breakdown, quiet=args.quiet, color=_color(sys.stdout))
 
@@ -242,7 +209,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     with contextlib.ExitStack() as stack:
         progress = _Progress(stack)
-        report = check_files(args.paths, parse_rule_args(args.rule, system_ids()), _context(args),
+        report = check_files(args.paths, parse_rule_args(args.rule, system_ids()),
+                             load_context(args.catalog, args.skills),
                              jobs=args.jobs or default_jobs(), on_report=on_report, on_found=progress.found,
                              catalog_file=args.catalog, required=True)
     if args.format == "json":
@@ -266,25 +234,19 @@ def _progress(total: int):
     terminal and the run is long enough; nothing otherwise (piped, NO_COLOR is not asked)."""
     import contextlib
 
-    if total < PROGRESS_FROM or not _color(sys.stderr) and not _is_tty(sys.stderr):
+    if total < PROGRESS_FROM or not getattr(sys.stderr, "isatty", lambda: False)():
         return contextlib.nullcontext(lambda: None)
     return _progress_bar(total)
 
 
 class _Progress:
-    """The progress bar of a run that learns its total as it starts (``found``), ended with
-    ``stack``."""
+    """The progress bar of a run that learns its total as it starts (``found``), ended with ``stack``."""
 
     def __init__(self, stack) -> None:
-        self._stack = stack
-        self.advance = lambda: None
+        self._stack, self.advance = stack, lambda: None
 
     def found(self, total: int) -> None:
         self.advance = self._stack.enter_context(_progress(total))
-
-
-def _is_tty(stream) -> bool:
-    return bool(getattr(stream, "isatty", lambda: False)())
 
 
 @__import__("contextlib").contextmanager
@@ -401,18 +363,9 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    from .rules import system_ids
-    from .rules.options import option_declarations
+    from .rules.options import options_text
 
-    for system in system_ids():
-        for name, decl in option_declarations(system).items():
-            en = args.lang == "en"
-            label = decl.get("label_en", decl["label"]) if en else decl["label"]
-            values = decl.get("values_en", decl["values"]) if en else decl["values"]
-            default = texts(args.lang)["rules_default"]
-            sys.stdout.write(f"{system}: --rule {name}=VALUE  ({label}; {default} {decl['default']})\n")
-            for value, label in values.items():
-                sys.stdout.write(f"    {value}: {label}\n")
+    sys.stdout.write(options_text(args.lang))
     return EXIT_OK
 
 
@@ -426,45 +379,29 @@ def _cmd_template(args: argparse.Namespace) -> int:
 
 
 def _cmd_write(args: argparse.Namespace) -> int:
-    from pathlib import Path
+    from .sheets import write_document_file
 
-    from .core.errors import InputError
-    from .io.files import load_json_document, refuse_inputs
-    from .check.schema import unsafe_number_findings
-    from .rules import system_ids
-    from .rules.options import document_readings, parse_rule_args
-    from .sheets import write_sheet
-
-    doc = load_json_document(args.document)
-    unsafe = next(unsafe_number_findings(doc), None)
-    if unsafe is not None:  # NaN, infinities, integers beyond 2**53: no cell holds them as written
-        raise InputError(f"{args.document}: {unsafe.pointer}: {unsafe.message(args.lang)}")
-    output = args.output or Path(args.document).with_suffix(".xlsx")
-    refuse_inputs(output, [p for p in (args.document, args.catalog, args.skills) if p])
-    # The document's own readings (its ``rules``), unless --rule names another.
-    options = {**document_readings(doc), **parse_rule_args(args.rule, system_ids())}
-    out = write_sheet(doc, output, args.force, options, _context(args), args.formulas)
+    out = write_document_file(args.document, args.output, args.force, args.rule, args.catalog, args.skills,
+                              args.formulas, args.lang)
     sys.stdout.write(f"{out}\n")
     return EXIT_OK
 
 
 def _cmd_read(args: argparse.Namespace) -> int:
-    from .io.files import dump_document, write_atomic
-    from .rules import system_ids
     from .check.text import render_findings, text_options
-    from .rules.options import with_readings
-    from .sheets import read_workbook
+    from .io.files import write_atomic
+    from .sheets import read_document_text
 
-    got = read_workbook(args.sheet)
-    findings = got.findings
-    # The sheet's rules readings (its ルール cells) go with the document.
-    doc = with_readings(got.document, got.options) if got.document.get("system") in system_ids() else got.document
+    text, findings = read_document_text(args.sheet)
     sys.stderr.write(render_findings(findings, text_options(args.lang, color=_color(sys.stderr))))
-    text = dump_document(doc)
     if args.output:
         sys.stdout.write(f"{write_atomic(args.output, text, args.force, inputs=[args.sheet])}\n")
     else:
         sys.stdout.write(text)
+    return _errors_exit(findings)
+
+
+def _errors_exit(findings: list) -> int:
     return EXIT_FINDINGS if any(f.level.value == "error" for f in findings) else EXIT_OK
 
 
@@ -472,12 +409,9 @@ def _cmd_recompute(args: argparse.Namespace) -> int:
     """A copy of SHEET with every computed cell set by the engine; each changed cell printed
     (old → new), what reading the sheet found on standard error; SHEET is never touched."""
     from .check.text import render_findings, text_options
-    from .io.files import refuse_inputs, write_atomic
-    from .sheets.recompute import recompute
+    from .sheets.recompute import recompute_file
 
-    refuse_inputs(args.output, [args.sheet])
-    done = recompute(args.sheet)
-    written = write_atomic(args.output, done.data, args.force, inputs=[args.sheet])
+    done, written = recompute_file(args.sheet, args.output, args.force)
     sys.stderr.write(render_findings(done.findings, text_options(args.lang, color=_color(sys.stderr))))
     t = texts(args.lang)
     if args.format == "json":
@@ -489,7 +423,7 @@ def _cmd_recompute(args: argparse.Namespace) -> int:
             sys.stdout.write(t["recompute_change"].format(cell=c.cell, name=c.name, old=_shown(c.old, t),
                                                           new=_shown(c.new, t)) + "\n")
         sys.stdout.write(t["recompute_written"].format(path=written, n=len(done.changes)) + "\n")
-    return EXIT_FINDINGS if any(f.level.value == "error" for f in done.findings) else EXIT_OK
+    return _errors_exit(done.findings)
 
 
 def _shown(value: Any, t: dict[str, str]) -> str:
@@ -499,17 +433,10 @@ def _shown(value: Any, t: dict[str, str]) -> str:
 def _cmd_convert(args: argparse.Namespace) -> int:
     """Convert SRC into --to's system: the account printed, the document written with -o; exit 1
     when the target's engine finds errors (decisions the GM must make first)."""
-    from .convert import convert
-    from .convert.files import load_catalog, read_document, render_text, write_output
-    from .io.files import refuse_inputs
+    from .convert.files import convert_file, render_text
 
-    inputs = [p for p in (args.src, args.mapping, args.catalog) if p]
-    if args.output:
-        refuse_inputs(args.output, inputs)
-    doc, own_catalog = read_document(args.src)
-    catalog = load_catalog(args.catalog) or own_catalog
-    result = convert(doc, to=args.to, mapping=args.mapping, catalog=catalog)
-    written = write_output(result, args.output, inputs, args.force, catalog, args.lang) if args.output else None
+    result, written = convert_file(args.src, args.to, args.output, args.mapping, args.catalog, args.force,
+                                   args.lang)
     t = texts(args.lang)
     if args.format == "json":
         out = {"conversion": result.to_dict(args.lang), "output": str(written) if written else None}
@@ -525,25 +452,16 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 def _cmd_export(args: argparse.Namespace) -> int:
     """Export each character or unit as --to gives it: files under -o, or printed (--stdout);
     exit 1 when an input held nothing to export."""
-    from .export.files import export_paths, printed, write_pieces
-    from .legacy.profile import load_profile
+    from .export.files import export_files
 
     t = texts(args.lang)
     if not args.output and not args.stdout:
         sys.stderr.write(f"mechasheet: {t['export_needs_output']}\n")
         return EXIT_INPUT
-    if args.stdout:
-        printed([], args.to)  # a target that cannot be printed stops before any work
-    profile = load_profile(args.profile) if args.profile else None
-    done = export_paths(args.paths, _context(args), profile)
-    pieces = [e.piece for e in done if e.piece is not None]
+    done, written, text = export_files(args.paths, args.to, args.output, args.profile, args.catalog, args.skills,
+                                       args.force, to_stdout=args.stdout)
+    sys.stdout.write(text)
     report = sys.stderr if args.stdout else sys.stdout
-    if args.stdout:
-        sys.stdout.write(printed(pieces, args.to))
-        written = [None] * len(pieces)
-    else:
-        inputs = [p for p in (*args.paths, args.profile, args.catalog, args.skills) if p]
-        written = write_pieces(pieces, args.to, args.output, inputs, args.force)
     outputs = iter(written)
     for e in done:
         if e.piece is None:
@@ -555,7 +473,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
                                              output=out or "stdout") + "\n")
         if e.piece.errors:
             report.write(t["export_errors"].format(n=e.piece.errors) + "\n")
-    return EXIT_OK if len(pieces) == len(done) else EXIT_FINDINGS
+    return EXIT_OK if len(written) == len(done) else EXIT_FINDINGS
 
 
 COMMANDS = {"convert": _cmd_convert, "export": _cmd_export, "check": _cmd_check, "import": _cmd_import, "audit": _cmd_audit,

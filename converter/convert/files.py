@@ -39,6 +39,22 @@ def load_catalog(path: str | Path | None) -> Any:
     return _load(path)
 
 
+def convert_file(src: str | Path, to: str, output: str | Path | None = None, mapping: str | None = None,
+                 catalog: str | None = None, force: bool = False, lang: str = "ja") -> tuple[Conversion, Path | None]:
+    """`mechasheet convert`: SRC's document in ``to``'s system, written at ``output`` when given
+    (never over an input); the conversion and where it went."""
+    from . import convert
+    from ..io.files import refuse_inputs
+
+    inputs = [str(p) for p in (src, mapping, catalog) if p]
+    if output:
+        refuse_inputs(output, inputs)
+    doc, own_catalog = read_document(src)
+    chosen = load_catalog(catalog) or own_catalog
+    result = convert(doc, to=to, mapping=mapping, catalog=chosen)
+    return result, write_output(result, output, inputs, force, chosen, lang) if output else None
+
+
 def write_output(conversion: Conversion, path: str | Path, inputs: list[str], force: bool = False,
                  catalog: Any = None, lang: str = "ja") -> Path:
     """The converted document as JSON or as the target's filled template, written whole or not

@@ -108,3 +108,23 @@ def printed(pieces: list[Piece], target: str) -> str:
     if target == "palette":
         return "\n".join(p.palette_text() for p in pieces)
     raise InputError("a zip cannot go to standard output", "EXPORT_STDOUT_BINARY", target=target)
+
+
+def export_files(paths: list[str], target: str, outdir: str | None = None, profile: str | None = None,
+                 catalog: str | None = None, skills: str | None = None, force: bool = False,
+                 to_stdout: bool = False) -> tuple[list[Exported], list[Path | None], str]:
+    """`mechasheet export`: every input's pieces written under ``outdir`` (never over an input), or
+    printed when ``to_stdout``; (what each input gave, each piece's file, the printed text)."""
+    from ..legacy.profile import load_profile
+    from ..sheets.source import load_context
+
+    if to_stdout:
+        printed([], target)  # a target that cannot be printed stops before any work
+    loaded = load_profile(profile) if profile else None
+    done = export_paths(paths, load_context(catalog, skills), loaded)
+    pieces = [e.piece for e in done if e.piece is not None]
+    if to_stdout:
+        return done, [None] * len(pieces), printed(pieces, target)
+    inputs = [p for p in (*paths, profile, catalog, skills) if p]
+    assert outdir is not None
+    return done, list(write_pieces(pieces, target, outdir, inputs, force)), ""

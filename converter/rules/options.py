@@ -169,3 +169,19 @@ def parse_rule_args(args: Iterable[str], systems: Iterable[str]) -> dict[str, st
                                   "RULE_VALUE", name=name, value=value, allowed=sorted(known[name]))
         out[name] = value
     return out
+
+
+def options_text(lang: str = "ja") -> str:
+    """`mechasheet rules`: every system's --rule options, their values and defaults, in ``lang``."""
+    from ..core.texts import texts
+    from . import system_ids
+
+    en, lines = lang == "en", []
+    for system in system_ids():
+        for name, decl in option_declarations(system).items():
+            label = decl.get("label_en", decl["label"]) if en else decl["label"]
+            values = decl.get("values_en", decl["values"]) if en else decl["values"]
+            default = texts(lang)["rules_default"]
+            lines.append(f"{system}: --rule {name}=VALUE  ({label}; {default} {decl['default']})\n")
+            lines.extend(f"    {value}: {label}\n" for value, label in values.items())
+    return "".join(lines)

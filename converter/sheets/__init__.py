@@ -9,7 +9,7 @@ the cells cannot say, the same way for every system.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..io.files import write_atomic
 
@@ -62,3 +62,37 @@ def read_workbook(path: str | Path):
     from .reader import read_workbook as _read
 
     return _read(path)
+
+
+def write_document_file(document: str | Path, output: str | Path | None = None, force: bool = False,
+                        rules: Sequence[str] = (), catalog: str | None = None, skills: str | None = None,
+                        formulas: str = "native", lang: str = "ja") -> Path:
+    """`mechasheet write`: a JSON document's sheet at ``output`` (DOC.xlsx by default), with the
+    document's own readings (its ``rules``) unless ``rules`` (NAME=VALUE) names another."""
+    from ..check.schema import unsafe_number_findings
+    from ..core.errors import InputError
+    from ..io.files import load_json_document, refuse_inputs
+    from ..rules import system_ids
+    from ..rules.options import document_readings, parse_rule_args
+    from .source import load_context
+
+    doc = load_json_document(document)
+    unsafe = next(unsafe_number_findings(doc), None)
+    if unsafe is not None:  # NaN, infinities, integers beyond 2**53: no cell holds them as written
+        raise InputError(f"{document}: {unsafe.pointer}: {unsafe.message(lang)}")
+    output = output or Path(document).with_suffix(".xlsx")
+    refuse_inputs(output, [p for p in (document, catalog, skills) if p])
+    options = {**document_readings(doc), **parse_rule_args(rules, system_ids())}
+    return write_sheet(doc, output, force, options, load_context(catalog, skills), formulas)
+
+
+def read_document_text(path: str | Path) -> tuple[str, list]:
+    """`mechasheet read`: (the workbook's document as JSON text, what reading it found); a
+    system's sheet's rules readings (its ルール cells) go with the document."""
+    from ..io.files import dump_document
+    from ..rules import system_ids
+    from ..rules.options import with_readings
+
+    got = read_workbook(path)
+    doc = with_readings(got.document, got.options) if got.document.get("system") in system_ids() else got.document
+    return dump_document(doc), got.findings

@@ -127,3 +127,13 @@ def _same(old: Any, new: Any) -> bool:
     if isinstance(old, (int, float)) and isinstance(new, (int, float)) and not isinstance(old, bool):
         return float(old) == float(new)
     return old == new
+
+
+def recompute_file(path: str | Path, output: str | Path, force: bool = False) -> tuple[Recomputed, Path]:
+    """`mechasheet recompute`: the recomputed copy of ``path`` written at ``output`` (never over
+    the input); what was done and where it went."""
+    from ..io.files import refuse_inputs, write_atomic
+
+    refuse_inputs(output, [path])
+    done = recompute(path)
+    return done, write_atomic(output, done.data, force, inputs=[path])

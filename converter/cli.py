@@ -12,43 +12,21 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .core.errors import MechasheetError
-from .core.texts import texts
+from .core.texts import argv_lang, default_lang, help_formatter, localized_parser, texts
 
 # 0 no error; 1 rule or schema errors; 2 an input unreadable or output refused; 3 a bug of ours;
 # 130 interrupted (Ctrl-C), as shells report a SIGINT.
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 REPORT_BUGS = "https://github.com/mechasheet/mechasheet/issues"
 
-def _argv_lang(argv: Sequence[str] | None) -> str:
-    """The language asked for on the command line (--lang X or --lang=X), else the environment's."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    for i, arg in enumerate(args):
-        if arg == "--lang" and i + 1 < len(args) and args[i + 1] in ("ja", "en"):
-            return args[i + 1]
-        if arg.startswith("--lang=") and arg[7:] in ("ja", "en"):
-            return arg[7:]
-    return default_lang()
-
-
-def default_lang() -> str:
-    """English when the environment asks for it (LC_ALL, LC_MESSAGES, LANG: en_*), else Japanese."""
-    import os
-
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var)
-        if value:
-            return "en" if value.lower().startswith("en") else "ja"
-    return "ja"
-
-
 def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     """The parser, every help text in ``lang``."""
     from .core.version import __version__
 
     t = texts(lang)
-    formatter = _formatter(t)
-    p = _localized(argparse.ArgumentParser(prog="mechasheet", description=t["description"], add_help=False,
-                                           formatter_class=formatter), t)
+    formatter = help_formatter(t)
+    p = localized_parser(argparse.ArgumentParser(prog="mechasheet", description=t["description"],
+                                                 add_help=False, formatter_class=formatter), t)
     p.add_argument("--version", action="version", version=f"mechasheet {__version__}", help=t["version"])
     p.add_argument("--debug", action="store_true", help=t["debug"])
     sub = p.add_subparsers(dest="command", required=True, metavar=t["usage_commands"])
@@ -80,9 +58,10 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
                 **own: dict[str, Any]) -> argparse.ArgumentParser:
         """A command and its arguments in help order: shared names, or (flags..., help key) with
         ``own[first flag]`` its further keywords (a positional's own keywords under its name)."""
-        c = _localized(sub.add_parser(name, help=t[name], description=t[name], add_help=False,
-                                      epilog=t[f"{name}_examples"] if examples else None,
-                                      formatter_class=_formatter(t, raw=True) if examples else formatter), t)
+        c = localized_parser(sub.add_parser(name, help=t[name], description=t[name], add_help=False,
+                                            epilog=t[f"{name}_examples"] if examples else None,
+                                            formatter_class=help_formatter(t, raw=True) if examples
+                                            else formatter), t)
         for option in options:
             if isinstance(option, str):
                 key, _, help_key = option.partition(":")
@@ -130,54 +109,6 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     return p
 
 
-def _formatter(t: dict[str, str], raw: bool = False) -> Any:
-    """A help formatter whose usage line begins in the run's language."""
-    base = argparse.RawDescriptionHelpFormatter if raw else argparse.HelpFormatter
-
-    class Formatter(base):  # type: ignore[misc, valid-type]
-        def add_usage(self, usage, actions, groups, prefix=None):
-            return super().add_usage(usage, actions, groups, t["usage"] if prefix is None else prefix)
-
-    return Formatter
-
-
-def _localized(parser: argparse.ArgumentParser, t: dict[str, str]) -> argparse.ArgumentParser:
-    """argparse's own headings, -h and errors in the run's language."""
-    parser._positionals.title = t["positionals"]
-    parser._optionals.title = t["optionals"]
-    parser.add_argument("-h", "--help", action="help", help=t["help"])
-    english_error = parser.error
-
-    def error(message: str):  # argparse words its errors in English: say them again
-        parser.print_usage(sys.stderr)
-        parser.exit(2, f"{parser.prog}: {t['error_prefix']}: {_argparse_error(message, t)}\n")
-        return english_error(message)  # not reached
-
-    parser.error = error  # type: ignore[method-assign]
-    return parser
-
-
-_ARGPARSE_ERRORS = (
-    (r"the following arguments are required: (.+)", "error_required"),
-    (r"argument (\S+): invalid choice: '(.*)' \(choose from (.+)\)", "error_choice"),
-    (r"unrecognized arguments: (.+)", "error_unrecognized"),
-    (r"argument (\S+): invalid \S+ value: '(.*)'", "error_value"),
-    (r"argument (\S+): expected one argument", "error_expected"),
-    (r"argument (\S+): (.+)", "error_argument"),  # our own check's words, already translated
-)
-
-
-def _argparse_error(message: str, t: dict[str, str]) -> str:
-    """One of argparse's English errors in the run's language (as it is when not known)."""
-    import re
-
-    for pattern, key in _ARGPARSE_ERRORS:
-        m = re.fullmatch(pattern, message)
-        if m:
-            return t[key].format(*m.groups())
-    return message
-
-
 def _color(stream) -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
     import os
@@ -190,7 +121,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     the whole report at the end (JSON); a progress bar on a terminal for longer runs."""
     import contextlib
 
-    from .check.text import render_file, render_tail, text_options
+    from .check.text import Progress, render_file, render_tail, text_options
     from .rules import system_ids
     from .rules.options import parse_rule_args
     from .batch.checking import check_files
@@ -208,7 +139,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         progress.advance()
 
     with contextlib.ExitStack() as stack:
-        progress = _Progress(stack)
+        progress = Progress(stack)
         report = check_files(args.paths, parse_rule_args(args.rule, system_ids()),
                              load_context(args.catalog, args.skills),
                              jobs=args.jobs or default_jobs(), on_report=on_report, on_found=progress.found,
@@ -226,46 +157,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK if report.valid else EXIT_FINDINGS
 
 
-PROGRESS_FROM = 6  # files: fewer finish before a bar would be worth drawing
-
-
-def _progress(total: int):
-    """A context giving ``advance()``: a transient progress bar on standard error when it is a
-    terminal and the run is long enough; nothing otherwise (piped, NO_COLOR is not asked)."""
-    import contextlib
-
-    if total < PROGRESS_FROM or not getattr(sys.stderr, "isatty", lambda: False)():
-        return contextlib.nullcontext(lambda: None)
-    return _progress_bar(total)
-
-
-class _Progress:
-    """The progress bar of a run that learns its total as it starts (``found``), ended with ``stack``."""
-
-    def __init__(self, stack) -> None:
-        self._stack, self.advance = stack, lambda: None
-
-    def found(self, total: int) -> None:
-        self.advance = self._stack.enter_context(_progress(total))
-
-
-@__import__("contextlib").contextmanager
-def _progress_bar(total: int):
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    with Progress(BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("check", total=total)
-        yield lambda: progress.advance(task)
-
-
 def _cmd_import(args: argparse.Namespace) -> int:
     """Import workbooks into OUTDIR, a line per character or unit as each file is done; exit 0
     when every file was imported, 1 when some could not be, 2 when none could."""
     import contextlib
 
-    from .check.text import render_file, text_options
+    from .check.text import Progress, text_options
     from .imports.importer import REPORT_NAME, Entry, import_files
     from .legacy.profile import load_profile
     from .rules import system_ids
@@ -276,20 +173,12 @@ def _cmd_import(args: argparse.Namespace) -> int:
     opts = text_options(args.lang, quiet=True, color=_color(sys.stdout))
 
     def on_entry(entry: Entry) -> None:
-        if entry.imported:
-            conf = entry.record.confidence
-            sys.stdout.write(t["import_line"].format(
-                path=entry.report.path, system=entry.report.system,
-                confidence="—" if conf is None else f"{conf:g}",
-                output=", ".join(entry.outputs) or "—") + "\n")
-        else:
-            sys.stdout.write(t["import_failed"].format(path=entry.report.path) + "\n")
-            sys.stdout.write(render_file(entry.report, opts))
+        sys.stdout.write(entry.text(opts))
         sys.stdout.flush()
         progress.advance()
 
     with contextlib.ExitStack() as stack:
-        progress = _Progress(stack)
+        progress = Progress(stack)
         report = import_files(args.paths, args.output, system=args.system,
                               options=parse_rule_args(args.rule, system_ids()),
                               profile=load_profile(args.profile) if args.profile else None,
@@ -306,8 +195,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     annotated copies; exit 0 without errors, 1 with some, 2 when nothing could be read."""
     import contextlib
 
-    from .audit.run import AuditOptions, run_audit
-    from .check.text import render_file, text_options
+    from .audit.run import AuditOptions, closing_text, run_audit
+    from .check.text import Progress, render_file, text_options
 
     t = texts(args.lang)
     opts = text_options(args.lang, quiet=True, color=_color(sys.stdout))
@@ -315,30 +204,22 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                            copies=not args.no_annotated, profile=args.profile, rules=args.rule,
                            catalog=args.catalog, skills=args.skills, jobs=args.jobs, force=args.force,
                            lang=args.lang)
+
+    def on_start(settings: list[tuple[str, str]], total: int) -> None:
+        for setting, value in settings:
+            sys.stdout.write(t["audit_setting"].format(setting=setting, value=value) + "\n")
+        progress.found(total)
+
+    def on_file(audited: Any) -> None:
+        for m in audited.members:
+            sys.stdout.write(render_file(m.report, opts))
+        sys.stdout.flush()
+        progress.advance()
+
     with contextlib.ExitStack() as stack:
-        advance: list[Any] = []  # the progress bar, once the files are counted
-
-        def on_start(settings: list[tuple[str, str]], total: int) -> None:
-            for setting, value in settings:
-                sys.stdout.write(t["audit_setting"].format(setting=setting, value=value) + "\n")
-            advance.append(stack.enter_context(_progress(total)))
-
-        def on_file(audited) -> None:
-            for m in audited.members:
-                sys.stdout.write(render_file(m.report, opts))
-            sys.stdout.flush()
-            advance[0]()
-
+        progress = Progress(stack)
         outcome = run_audit(options, on_start=on_start, on_file=on_file)
-    for audited in outcome.report.files:
-        if audited.annotation_failed:
-            sys.stdout.write(t["audit_not_annotated"].format(path=audited.path, reason=audited.annotation_failed) + "\n")
-        if audited.losses:
-            losses = "、".join(loss.text(args.lang) for loss in audited.losses)
-            sys.stdout.write(t["audit_losses"].format(path=audited.path, losses=losses) + "\n")
-    sys.stdout.write(t["audit_summary"].format(**outcome.report.summary()) + "\n")
-    for p in outcome.reports:
-        sys.stdout.write(t["audit_written"].format(path=p) + "\n")
+    sys.stdout.write(closing_text(outcome, args.lang))
     return outcome.exit_code
 
 
@@ -409,25 +290,17 @@ def _cmd_recompute(args: argparse.Namespace) -> int:
     """A copy of SHEET with every computed cell set by the engine; each changed cell printed
     (old → new), what reading the sheet found on standard error; SHEET is never touched."""
     from .check.text import render_findings, text_options
-    from .sheets.recompute import recompute_file
+    from .sheets.recompute import changes_text, recompute_file
 
     done, written = recompute_file(args.sheet, args.output, args.force)
     sys.stderr.write(render_findings(done.findings, text_options(args.lang, color=_color(sys.stderr))))
-    t = texts(args.lang)
     if args.format == "json":
         changes = [{"cell": c.cell, "name": c.name, "old": c.old, "new": c.new} for c in done.changes]
         sys.stdout.write(json.dumps({"output": str(written), "changes": changes}, ensure_ascii=False,
                                     indent=2, default=str) + "\n")
     else:
-        for c in done.changes:
-            sys.stdout.write(t["recompute_change"].format(cell=c.cell, name=c.name, old=_shown(c.old, t),
-                                                          new=_shown(c.new, t)) + "\n")
-        sys.stdout.write(t["recompute_written"].format(path=written, n=len(done.changes)) + "\n")
+        sys.stdout.write(changes_text(done, written, args.lang))
     return _errors_exit(done.findings)
-
-
-def _shown(value: Any, t: dict[str, str]) -> str:
-    return t["recompute_empty"] if value in (None, "") else str(value)
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:
@@ -452,7 +325,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 def _cmd_export(args: argparse.Namespace) -> int:
     """Export each character or unit as --to gives it: files under -o, or printed (--stdout);
     exit 1 when an input held nothing to export."""
-    from .export.files import export_files
+    from .export.files import export_files, export_lines
 
     t = texts(args.lang)
     if not args.output and not args.stdout:
@@ -461,18 +334,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     done, written, text = export_files(args.paths, args.to, args.output, args.profile, args.catalog, args.skills,
                                        args.force, to_stdout=args.stdout)
     sys.stdout.write(text)
-    report = sys.stderr if args.stdout else sys.stdout
-    outputs = iter(written)
-    for e in done:
-        if e.piece is None:
-            reason = "; ".join(f.message(args.lang) for f in e.findings) or "—"
-            report.write(t["export_skipped"].format(path=e.path, reason=reason) + "\n")
-            continue
-        out = next(outputs)
-        report.write(t["export_line"].format(path=e.path, name=e.piece.name, system=e.piece.system,
-                                             output=out or "stdout") + "\n")
-        if e.piece.errors:
-            report.write(t["export_errors"].format(n=e.piece.errors) + "\n")
+    (sys.stderr if args.stdout else sys.stdout).write(export_lines(done, written, args.lang))
     return EXIT_OK if len(written) == len(done) else EXIT_FINDINGS
 
 
@@ -491,7 +353,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a file name or text no encoding can print
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    args = _parser(_argv_lang(argv)).parse_args(argv)
+    args = _parser(argv_lang(sys.argv[1:] if argv is None else list(argv))).parse_args(argv)
     try:
         return COMMANDS[args.command](args)
     except MechasheetError as exc:

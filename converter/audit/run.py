@@ -93,3 +93,20 @@ def run_audit(options: AuditOptions, *, on_start: OnStart | None = None,
     copies = write_annotated(report, targets, options.lang, force=options.force, jobs=jobs) if targets else []
     written = write_reports(report, reports, options.lang, force=options.force, inputs=inputs)
     return AuditOutcome(report, written, copies)
+
+
+def closing_text(outcome: AuditOutcome, lang: str) -> str:
+    """What ``mechasheet audit`` prints last: the files not annotated, the values each file's
+    reading lost, the summary, and the reports written."""
+    from ..core.texts import texts
+
+    t, lines = texts(lang), []
+    for audited in outcome.report.files:
+        if audited.annotation_failed:
+            lines.append(t["audit_not_annotated"].format(path=audited.path, reason=audited.annotation_failed))
+        if audited.losses:
+            losses = "、".join(loss.text(lang) for loss in audited.losses)
+            lines.append(t["audit_losses"].format(path=audited.path, losses=losses))
+    lines.append(t["audit_summary"].format(**outcome.report.summary()))
+    lines += [t["audit_written"].format(path=p) for p in outcome.reports]
+    return "".join(line + "\n" for line in lines)

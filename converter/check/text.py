@@ -8,9 +8,10 @@ Info findings that only say a catalog table is missing are folded into one line 
 from __future__ import annotations
 
 import io
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from ..core.findings import Finding, Severity
 from ..core.texts import texts
@@ -228,3 +229,34 @@ def _print_summary(console, report: CheckReport, opts: TextOptions) -> None:
     console.print(_words(opts.lang)["summary"].format(n=s["files"], bad=s["invalid"], errors=s["errors"],
                                                       warnings=s["warnings"], infos=s["infos"]),
                   style="bold" if report.valid else "bold red")
+
+
+PROGRESS_FROM = 6  # files: fewer finish before a bar would be worth drawing
+
+
+class Progress:
+    """The progress bar of a run that learns its total as it starts (``found``), ended with ``stack``:
+    a transient bar on standard error when it is a terminal and the run is long enough; nothing
+    otherwise (piped, NO_COLOR is not asked)."""
+
+    def __init__(self, stack: Any) -> None:
+        self._stack: Any = stack
+        self.advance: Callable[[], None] = lambda: None
+
+    def found(self, total: int) -> None:
+        import sys
+
+        if total >= PROGRESS_FROM and getattr(sys.stderr, "isatty", lambda: False)():
+            self.advance = self._stack.enter_context(_progress_bar(total))
+
+
+@contextmanager
+def _progress_bar(total: int) -> Iterator[Callable[[], None]]:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeRemainingColumn
+    from rich.progress import Progress as Bar
+
+    with Bar(BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("check", total=total)
+        yield lambda: progress.advance(task)

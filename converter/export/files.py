@@ -128,3 +128,21 @@ def export_files(paths: list[str], target: str, outdir: str | None = None, profi
     inputs = [p for p in (*paths, profile, catalog, skills) if p]
     assert outdir is not None
     return done, list(write_pieces(pieces, target, outdir, inputs, force)), ""
+
+
+def export_lines(done: list[Exported], written: list[Path | None], lang: str) -> str:
+    """What ``mechasheet export`` says of each input: where each piece went (and its errors), or
+    why an input gave none."""
+    from ..core.texts import texts
+
+    t, lines, outputs = texts(lang), [], iter(written)
+    for e in done:
+        if e.piece is None:
+            reason = "; ".join(f.message(lang) for f in e.findings) or "—"
+            lines.append(t["export_skipped"].format(path=e.path, reason=reason))
+            continue
+        lines.append(t["export_line"].format(path=e.path, name=e.piece.name, system=e.piece.system,
+                                             output=next(outputs) or "stdout"))
+        if e.piece.errors:
+            lines.append(t["export_errors"].format(n=e.piece.errors))
+    return "".join(line + "\n" for line in lines)

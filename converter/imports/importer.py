@@ -21,8 +21,10 @@ from typing import Any, Callable, Iterable
 from ..check import CheckReport, FileReport, check_source
 from ..check.checker import LEVEL_ORDER, run_set_checks, set_member
 from ..check.report import tally
+from ..check.text import TextOptions, render_file
 from ..core.findings import Finding, Severity
 from ..core.source import UNREADABLE, Origin
+from ..core.texts import texts
 from ..io.files import Inputs, dump_document, write_atomic
 from ..legacy.profile import Profile
 from ..legacy.sources import SUFFIXES, ImportRecord, read_import
@@ -49,6 +51,16 @@ class Entry:
 
     def to_dict(self, lang: str = "ja") -> dict[str, Any]:
         return {**self.report.to_dict(lang), "import": {**self.record.to_dict(), "outputs": self.outputs}}
+
+    def text(self, opts: TextOptions) -> str:
+        """What ``mechasheet import`` prints of the entry: a line, or the failure and its findings."""
+        t = texts(opts.lang)
+        if not self.imported:
+            return t["import_failed"].format(path=self.report.path) + "\n" + render_file(self.report, opts)
+        conf = self.record.confidence
+        return t["import_line"].format(path=self.report.path, system=self.report.system,
+                                       confidence="—" if conf is None else f"{conf:g}",
+                                       output=", ".join(self.outputs) or "—") + "\n"
 
 
 @dataclass(frozen=True, slots=True)

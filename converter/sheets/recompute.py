@@ -137,3 +137,17 @@ def recompute_file(path: str | Path, output: str | Path, force: bool = False) ->
     refuse_inputs(output, [path])
     done = recompute(path)
     return done, write_atomic(output, done.data, force, inputs=[path])
+
+
+def changes_text(done: Recomputed, written: Path, lang: str) -> str:
+    """What ``mechasheet recompute`` prints: each changed cell (old → new), then where the copy went."""
+    from ..core.texts import texts
+
+    t = texts(lang)
+
+    def shown(value: Any) -> str:
+        return t["recompute_empty"] if value in (None, "") else str(value)
+
+    lines = [t["recompute_change"].format(cell=c.cell, name=c.name, old=shown(c.old), new=shown(c.new))
+             for c in done.changes]
+    return "".join(line + "\n" for line in lines) + t["recompute_written"].format(path=written, n=len(done.changes)) + "\n"

@@ -8,7 +8,6 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Any, Sequence
 
 from .core.errors import MechasheetError
@@ -19,14 +18,14 @@ from .core.texts import argv_lang, default_lang, help_formatter, localized_parse
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 REPORT_BUGS = "https://github.com/mechasheet/mechasheet/issues"
 
+
 def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     """The parser, every help text in ``lang``."""
     from .core.version import __version__
 
     t = texts(lang)
-    formatter = help_formatter(t)
     p = localized_parser(argparse.ArgumentParser(prog="mechasheet", description=t["description"],
-                                                 add_help=False, formatter_class=formatter), t)
+                                                 add_help=False, formatter_class=help_formatter(t)), t)
     p.add_argument("--version", action="version", version=f"mechasheet {__version__}", help=t["version"])
     p.add_argument("--debug", action="store_true", help=t["debug"])
     sub = p.add_subparsers(dest="command", required=True, metavar=t["usage_commands"])
@@ -60,8 +59,7 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
         ``own[first flag]`` its further keywords (a positional's own keywords under its name)."""
         c = localized_parser(sub.add_parser(name, help=t[name], description=t[name], add_help=False,
                                             epilog=t[f"{name}_examples"] if examples else None,
-                                            formatter_class=help_formatter(t, raw=True) if examples
-                                            else formatter), t)
+                                            formatter_class=help_formatter(t, raw=examples)), t)
         for option in options:
             if isinstance(option, str):
                 key, _, help_key = option.partition(":")
@@ -111,16 +109,12 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
 
 def _color(stream) -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set (no-color.org)."""
-    import os
-
     return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
     """Check files, printing each file's report as soon as it is ready (text, JSON Lines), or
     the whole report at the end (JSON); a progress bar on a terminal for longer runs."""
-    import contextlib
-
     from .check.text import Progress, render_file, render_tail, text_options
     from .rules import system_ids
     from .rules.options import parse_rule_args
@@ -138,8 +132,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         progress.advance()
 
-    with contextlib.ExitStack() as stack:
-        progress = Progress(stack)
+    with Progress() as progress:
         report = check_files(args.paths, parse_rule_args(args.rule, system_ids()),
                              load_context(args.catalog, args.skills),
                              jobs=args.jobs or default_jobs(), on_report=on_report, on_found=progress.found,
@@ -160,16 +153,13 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_import(args: argparse.Namespace) -> int:
     """Import workbooks into OUTDIR, a line per character or unit as each file is done; exit 0
     when every file was imported, 1 when some could not be, 2 when none could."""
-    import contextlib
-
     from .check.text import Progress, text_options
-    from .imports.importer import REPORT_NAME, Entry, import_files
+    from .imports.importer import Entry, import_files
     from .legacy.profile import load_profile
     from .rules import system_ids
     from .rules.options import parse_rule_args
     from .batch.pool import default_jobs
 
-    t = texts(args.lang)
     opts = text_options(args.lang, quiet=True, color=_color(sys.stdout))
 
     def on_entry(entry: Entry) -> None:
@@ -177,24 +167,19 @@ def _cmd_import(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         progress.advance()
 
-    with contextlib.ExitStack() as stack:
-        progress = Progress(stack)
+    with Progress() as progress:
         report = import_files(args.paths, args.output, system=args.system,
                               options=parse_rule_args(args.rule, system_ids()),
                               profile=load_profile(args.profile) if args.profile else None,
                               jobs=args.jobs or default_jobs(), templates=args.templates, force=args.force,
                               on_entry=on_entry, on_found=progress.found, required=True)
-    sys.stdout.write(t["import_summary"].format(
-        files=report.files, documents=sum(1 for e in report.entries if e.imported), failed=report.failed,
-        report=str(Path(args.output) / REPORT_NAME)) + "\n")
+    sys.stdout.write(report.summary_text(args.output, args.lang))
     return report.exit_code
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
     """Audit a folder for the GM: each file's findings as it is done, then the reports and the
     annotated copies; exit 0 without errors, 1 with some, 2 when nothing could be read."""
-    import contextlib
-
     from .audit.run import AuditOptions, closing_text, run_audit
     from .check.text import Progress, render_file, text_options
 
@@ -216,8 +201,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         progress.advance()
 
-    with contextlib.ExitStack() as stack:
-        progress = Progress(stack)
+    with Progress() as progress:
         outcome = run_audit(options, on_start=on_start, on_file=on_file)
     sys.stdout.write(closing_text(outcome, args.lang))
     return outcome.exit_code
@@ -231,15 +215,13 @@ REPORT_SCHEMAS = {"mailgear-catalog": (".rules.mailgear.catalog", "catalog_schem
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    if args.system in REPORT_SCHEMAS:
-        import importlib
+    import importlib
 
+    if args.system in REPORT_SCHEMAS:
         module, function = REPORT_SCHEMAS[args.system]
         sys.stdout.write(getattr(importlib.import_module(module, __package__), function)())
-        return EXIT_OK
-    from .check.schema import schema_text
-
-    sys.stdout.write(schema_text(args.system))
+    else:
+        sys.stdout.write(importlib.import_module(".check.schema", __package__).schema_text(args.system))
     return EXIT_OK
 
 
@@ -294,31 +276,18 @@ def _cmd_recompute(args: argparse.Namespace) -> int:
 
     done, written = recompute_file(args.sheet, args.output, args.force)
     sys.stderr.write(render_findings(done.findings, text_options(args.lang, color=_color(sys.stderr))))
-    if args.format == "json":
-        changes = [{"cell": c.cell, "name": c.name, "old": c.old, "new": c.new} for c in done.changes]
-        sys.stdout.write(json.dumps({"output": str(written), "changes": changes}, ensure_ascii=False,
-                                    indent=2, default=str) + "\n")
-    else:
-        sys.stdout.write(changes_text(done, written, args.lang))
+    sys.stdout.write(changes_text(done, written, args.lang, args.format))
     return _errors_exit(done.findings)
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:
     """Convert SRC into --to's system: the account printed, the document written with -o; exit 1
     when the target's engine finds errors (decisions the GM must make first)."""
-    from .convert.files import convert_file, render_text
+    from .convert.files import convert_file, result_text
 
     result, written = convert_file(args.src, args.to, args.output, args.mapping, args.catalog, args.force,
                                    args.lang)
-    t = texts(args.lang)
-    if args.format == "json":
-        out = {"conversion": result.to_dict(args.lang), "output": str(written) if written else None}
-        if written is None:
-            out["document"] = result.document
-        sys.stdout.write(json.dumps(out, ensure_ascii=False, indent=2) + "\n")
-    else:
-        sys.stdout.write(render_text(result, args.lang))
-        sys.stdout.write((t["convert_written"].format(path=written) if written else t["convert_not_written"]) + "\n")
+    sys.stdout.write(result_text(result, written, args.lang, args.format))
     return EXIT_OK if result.report is None or result.report.valid else EXIT_FINDINGS
 
 
@@ -338,10 +307,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK if len(written) == len(done) else EXIT_FINDINGS
 
 
-COMMANDS = {"convert": _cmd_convert, "export": _cmd_export, "check": _cmd_check, "import": _cmd_import, "audit": _cmd_audit,
-            "schema": _cmd_schema, "rules": _cmd_rules,
-            "template": _cmd_template, "write": _cmd_write, "read": _cmd_read,
-            "recompute": _cmd_recompute}
+COMMANDS = {"convert": _cmd_convert, "export": _cmd_export, "check": _cmd_check, "import": _cmd_import,
+            "audit": _cmd_audit, "schema": _cmd_schema, "rules": _cmd_rules, "template": _cmd_template,
+            "write": _cmd_write, "read": _cmd_read, "recompute": _cmd_recompute}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -358,8 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except MechasheetError as exc:
         lang = getattr(args, "lang", None) or default_lang()
-        finding = exc.finding
-        hint = f"\n  → {finding.hint(lang)}" if finding is not None else ""
+        hint = f"\n  → {exc.finding.hint(lang)}" if exc.finding is not None else ""
         sys.stderr.write(f"mechasheet: {exc.message(lang)}{hint}\n")
         return exc.exit_code
     except BrokenPipeError:

@@ -8,7 +8,7 @@ Info findings that only say a catalog table is missing are folded into one line 
 from __future__ import annotations
 
 import io
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator
@@ -234,20 +234,20 @@ def _print_summary(console, report: CheckReport, opts: TextOptions) -> None:
 PROGRESS_FROM = 6  # files: fewer finish before a bar would be worth drawing
 
 
-class Progress:
-    """The progress bar of a run that learns its total as it starts (``found``), ended with ``stack``:
-    a transient bar on standard error when it is a terminal and the run is long enough; nothing
-    otherwise (piped, NO_COLOR is not asked)."""
+class Progress(ExitStack):
+    """The progress bar of a run that learns its total as it starts (``found``), ended with the
+    context: a transient bar on standard error when it is a terminal and the run is long enough;
+    nothing otherwise (piped, NO_COLOR is not asked)."""
 
-    def __init__(self, stack: Any) -> None:
-        self._stack: Any = stack
+    def __init__(self) -> None:
+        super().__init__()
         self.advance: Callable[[], None] = lambda: None
 
     def found(self, total: int) -> None:
         import sys
 
         if total >= PROGRESS_FROM and getattr(sys.stderr, "isatty", lambda: False)():
-            self.advance = self._stack.enter_context(_progress_bar(total))
+            self.advance = self.enter_context(_progress_bar(total))
 
 
 @contextmanager

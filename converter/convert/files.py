@@ -117,3 +117,18 @@ def render_text(conversion: Conversion, lang: str = "ja") -> str:
         out.append(t["convert_decisions"] + "\n")
         out.extend(f"  {k}. {d['en' if lang == 'en' else 'ja']}\n" for k, d in enumerate(acc.decisions, 1))
     return "".join(out)
+
+
+def result_text(conversion: Conversion, written: Path | None, lang: str = "ja", form: str = "text") -> str:
+    """What ``mechasheet convert`` prints: the account and where the document went; or both as JSON
+    (``form`` "json", the document itself when it was not written)."""
+    if form == "json":
+        import json
+
+        out = {"conversion": conversion.to_dict(lang), "output": str(written) if written else None}
+        if written is None:
+            out["document"] = conversion.document
+        return json.dumps(out, ensure_ascii=False, indent=2) + "\n"
+    t = texts(lang)
+    return render_text(conversion, lang) + (t["convert_written"].format(path=written) if written
+                                            else t["convert_not_written"]) + "\n"

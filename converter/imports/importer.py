@@ -127,6 +127,12 @@ class ImportReport:
     def summary(self) -> dict[str, int]:
         return tally([e.levels for e in self.entries], self.check.sets)
 
+    def summary_text(self, outdir: str | Path, lang: str) -> str:
+        """The line ``mechasheet import`` closes with: files, documents, failures, the report."""
+        return texts(lang)["import_summary"].format(
+            files=self.files, documents=sum(1 for e in self.entries if e.imported), failed=self.failed,
+            report=str(Path(outdir) / REPORT_NAME)) + "\n"
+
     def to_dict(self, files: list[Any] | None = None) -> dict[str, Any]:
         """import-report.json as JSON data (``files``: the entries in another form, to encode)."""
         return self.check.to_dict(files=[e.data for e in self.entries] if files is None else files,

@@ -139,10 +139,17 @@ def recompute_file(path: str | Path, output: str | Path, force: bool = False) ->
     return done, write_atomic(output, done.data, force, inputs=[path])
 
 
-def changes_text(done: Recomputed, written: Path, lang: str) -> str:
-    """What ``mechasheet recompute`` prints: each changed cell (old → new), then where the copy went."""
+def changes_text(done: Recomputed, written: Path, lang: str, form: str = "text") -> str:
+    """What ``mechasheet recompute`` prints: each changed cell (old → new), then where the copy
+    went; or both as JSON (``form`` "json")."""
+    import json
+
     from ..core.texts import texts
 
+    if form == "json":
+        changes = [{"cell": c.cell, "name": c.name, "old": c.old, "new": c.new} for c in done.changes]
+        return json.dumps({"output": str(written), "changes": changes}, ensure_ascii=False, indent=2,
+                          default=str) + "\n"
     t = texts(lang)
 
     def shown(value: Any) -> str:

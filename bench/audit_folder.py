@@ -66,7 +66,7 @@ def main() -> None:
         ratio = results[kind]["seconds"] / check
         verdict = "met" if ratio <= TARGET else "NOT met"
         # each round's audit against the check run just before it (the machine's speed drifts)
-        paired = ", ".join(f"{a / c:.2f}" for a, c in zip(results[kind]["per_file_ms_all"], checks))
+        paired = ", ".join(f"{a / c:.2f}" for a, c in zip(results[kind]["per_file_ms_all"], checks, strict=True))
         print(f"target: the audit with {what} within {TARGET:g}x of check: {ratio:.2f}x, {verdict} "
               f"(round by round: {paired})")
 

@@ -722,7 +722,7 @@ def main(argv: list[str] | None = None) -> int:
         timeouts = {}
         with ThreadPoolExecutor(max_workers=len(roots)) as pool:
             took = dict(zip(systems, _gather(pool, lambda s: baseline(s, roots[systems.index(s) % len(roots)], work),
-                                             systems)))
+                                             systems), strict=True))
         for s in systems:
             timeouts[s] = max(30.0, 4 * took[s])
             print(f"{s}: tests pass unmutated in {took[s]:.1f} s; corpus of "

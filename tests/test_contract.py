@@ -245,7 +245,7 @@ def recalculated_readings(written_with_readings, tmp_path_factory) -> dict[tuple
     base = tmp_path_factory.mktemp("readings-lo")
     keys = list(written_with_readings)
     out = recalculate([written_with_readings[k] for k in keys], base / "out", base / "profile")
-    return dict(zip(keys, out))
+    return dict(zip(keys, out, strict=True))
 
 
 @pytest.mark.parametrize("reading", _non_default_readings(), ids="-".join)

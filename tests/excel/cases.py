@@ -126,7 +126,7 @@ def calls_for(path: Path) -> list[Call]:
     out: list[Call] = []
     if system == "up":
         size = _cell(grids, system, "up.size")
-        for i, sid in enumerate(("hp", "en", "armor", "power", "mobility", "move")):
+        for sid in ("hp", "en", "armor", "power", "mobility", "move"):
             label_cell = _area(system, f"up.stats.{sid}")
             stat_label = grids[label_cell.sheet][label_cell.top][label_cell.left - 1]
             out.append(Call(f"stat {sid}", "UP_STAT_COST", (size, stat_label, _cell(grids, system, f"up.stats.{sid}")),

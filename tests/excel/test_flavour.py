@@ -249,7 +249,7 @@ def mailgear_recalculated() -> dict[str, dict[str, Any]]:
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork")) as pool:
-        return dict(zip(MAILGEAR_EVALUATED, pool.map(_mailgear_case, MAILGEAR_EVALUATED)))
+        return dict(zip(MAILGEAR_EVALUATED, pool.map(_mailgear_case, MAILGEAR_EVALUATED), strict=True))
 
 
 @pytest.mark.parametrize("name", MAILGEAR_EVALUATED)

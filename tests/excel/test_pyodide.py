@@ -83,11 +83,11 @@ def test_every_function_under_pyodide_equals_cpython(tmp_path: Path) -> None:
     out = json.loads((tmp_path / "out.json").read_text("utf-8"))
     assert out["platform"] == "emscripten"
     assert out["modules"] == []
-    got = {f"{p}:{c.label}": r for (p, c), r in zip(calls, out["results"])}
+    got = {f"{p}:{c.label}": r for (p, c), r in zip(calls, out["results"], strict=True)}
     want = {f"{p}:{c.label}": ["ok", getattr(udfs, c.function)(*c.args)] for p, c in calls}
     assert got == want
-    assert all(r == ["ok", c.expected] for (_, c), r in zip(calls, out["results"]))
-    for grids, rows in zip(checks, out["checks"]):
+    assert all(r == ["ok", c.expected] for (_, c), r in zip(calls, out["results"], strict=True))
+    for grids, rows in zip(checks, out["checks"], strict=True):
         cpython = [r for r in udfs.SHEET_CHECK(*grids) if r[0] != "OK"]
         assert [r for r in rows if r[0] != "SCHEMA_UNAVAILABLE"] == cpython
         assert [r[0] for r in rows].count("SCHEMA_UNAVAILABLE") == 1

@@ -101,7 +101,8 @@ def test_lite_zeros_for_empty_cells_read_as_empty() -> None:
     weapons = _weapons()
     filled = [any(v not in ("", None) for v in row) for row in weapons]
     zeros = [[0 if v in ("", None) and (not full or _zero_blank(c.kind, c.min)) else v
-              for v, c in zip(row, columns)] for row, full in zip(weapons, filled)]
+              for v, c in zip(row, columns, strict=True)]
+             for row, full in zip(weapons, filled, strict=True)]
     assert zeros != weapons
     assert [udfs.UP_WEAPON_COST(zeros, i) for i in (1, 2, 3, 4)] == [240, 200, 60, 128]
     with pytest.raises(ExcelFunctionError, match="row 5 is empty"):

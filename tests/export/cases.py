@@ -56,7 +56,7 @@ def golden_cases() -> list[tuple[str, Piece, str]]:
     for path in inputs():
         pieces = pieces_of(path)
         folder = "legacy" if path.parent.name == "legacy" else path.parent.name
-        for piece, stem in zip(pieces, file_stems(pieces)):
+        for piece, stem in zip(pieces, file_stems(pieces), strict=True):
             out.append((f"{folder}/{path.stem}--{stem}", piece, stem))
     return out
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from converter.rules.mailgear import party_unit_level
 
-from .conftest import EXAMPLE_CATALOG, example_catalog, pilot
+from .conftest import example_catalog, pilot
 
 
 def _member(experience, rank_points, name: str = "p") -> dict:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -11,6 +12,9 @@ from converter import evaluate as price
 from converter.sheets import sheet_bytes
 
 from .libreoffice import recalculate
+
+if TYPE_CHECKING:
+    from . import mailgear_fixtures, pp_fixtures
 
 ROOT = Path(__file__).resolve().parents[2]
 UP_SAMPLES = sorted((ROOT / "samples" / "up").glob("*.json"))
@@ -77,7 +81,7 @@ def recalculated(tmp_path_factory) -> dict[str, Path]:
         new = edited(load(p))
         sheet, ref = next(iter(wb.defined_names["up.stats.hp"].destinations))
         wb[sheet][ref.replace("$", "")] = new["stats"]["hp"]
-        for i, (w0, w1) in enumerate(zip(load(p).get("weapons", []), new.get("weapons", []))):
+        for i, (w0, w1) in enumerate(zip(load(p).get("weapons", []), new.get("weapons", []), strict=True)):
             if w0.get("accuracy", 0) != w1.get("accuracy", 0):
                 sheet, ref = next(iter(wb.defined_names["up.weapons.accuracy"].destinations))
                 col = "".join(ch for ch in ref.split(":")[0] if ch.isalpha())
@@ -90,7 +94,7 @@ def recalculated(tmp_path_factory) -> dict[str, Path]:
         f.write_bytes(sheet_bytes(doc))
         files.append(f)
     out = recalculate(files, base / "out", base / "profile")
-    return {f.name: o for f, o in zip(files, out)}
+    return {f.name: o for f, o in zip(files, out, strict=True)}
 
 
 BROKEN_UP = sorted((ROOT / "samples" / "broken" / "up").glob("*.json"))
@@ -144,8 +148,26 @@ def red_cells(tmp_path_factory) -> dict[str, set[str]]:
         files.append(probe)
     out = recalculate(files, base / "out", base / "profile")
     red: dict[str, set[str]] = {}
-    for p, o in zip(UP_SAMPLES + BROKEN_UP, out):
+    for p, o in zip(UP_SAMPLES + BROKEN_UP, out, strict=True):
         wb = openpyxl.load_workbook(o, data_only=True)
         red[p.stem] = {cell for helper, cell in probes[p.stem].items()
                        if wb[helper.split("!")[0]][helper.split("!")[1]].value == 1}
     return red
+
+
+# The workbook fixtures of test_mailgear_sheets and test_pp_sheets, built in their fixtures modules.
+# Those modules import this one, hence the imports inside the functions.
+@pytest.fixture(scope="session")
+def mg_workbooks(tmp_path_factory) -> dict[str, mailgear_fixtures.Case]:
+    """Every mailgear case written and recalculated by LibreOffice in one call."""
+    from . import mailgear_fixtures
+
+    return mailgear_fixtures.mg_workbooks(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def pp_workbooks(tmp_path_factory) -> dict[str, pp_fixtures.Case]:
+    """Every pp case written and recalculated by LibreOffice in one call."""
+    from . import pp_fixtures
+
+    return pp_fixtures.pp_workbooks(tmp_path_factory)

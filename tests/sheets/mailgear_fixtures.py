@@ -8,8 +8,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import pytest
-
 from converter.rules.mailgear.catalog import Catalog
 from converter.check.context import catalog_from
 from converter.sheets.source import load_catalog
@@ -110,7 +108,7 @@ TYPED_OPTIONS = ("Ａ．Ｇ．Ｓ", "ﾏｸﾞﾈｯﾄ･ﾊﾞﾘｱ")
 def edited(doc: dict) -> dict:
     """The document the edited sheet stands for."""
     d = json.loads(json.dumps(doc))
-    for name, index, value in edits(doc):
+    for name, _, value in edits(doc):
         if name == "mailgear.skills.level":
             if d["skills"]:
                 d["skills"][0]["level"] = value
@@ -252,10 +250,10 @@ class Case:
     probes: dict[str, str] = field(default_factory=dict)
 
 
-@pytest.fixture(scope="session")
 def mg_workbooks(tmp_path_factory) -> dict[str, Case]:
     """Samples (good and broken), red cases, generated pilots, edited copies and the templates,
-    each written once; the probed copies recalculated by LibreOffice in one call."""
+    each written once; the probed copies recalculated by LibreOffice in one call (the session
+    fixture of that name in conftest.py)."""
     import openpyxl
 
     base = tmp_path_factory.mktemp("mg")
@@ -310,7 +308,7 @@ def mg_workbooks(tmp_path_factory) -> dict[str, Case]:
         cases[f"{p.stem}.edited"] = Case(edited(doc), context_for(doc), path)
     files = sorted(probed.glob("*.xlsx"))
     out = recalculate(files, base / "out", base / "profile")
-    by_name = {f.stem: o for f, o in zip(files, out)}
+    by_name = {f.stem: o for f, o in zip(files, out, strict=True)}
     for name, case in cases.items():
         case.recalculated = by_name[name]
     return cases

@@ -25,4 +25,4 @@ def sheet_pages(pdf: Path) -> dict[str, int]:
     if not starts or starts[0][0] != 0:
         raise AssertionError(f"{pdf.name}: no bookmark on its first page: {starts}")
     ends = [start for start, _ in starts[1:]] + [len(order)]
-    return {name: end - start for (start, name), end in zip(starts, ends)}
+    return {name: end - start for (start, name), end in zip(starts, ends, strict=True)}

@@ -8,8 +8,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from converter.sheets import sheet_bytes, template_bytes
 
 from .conftest import HELPER_COL, with_rule_probes
@@ -206,9 +204,9 @@ def edit_inputs(path: Path, doc: dict) -> None:
     type_into(path, typed)
 
 
-@pytest.fixture(scope="session")
 def pp_workbooks(tmp_path_factory) -> dict[str, Case]:
-    """Every case written, red-cell probes added, and all recalculated in one LibreOffice call."""
+    """Every case written, red-cell probes added, and all recalculated in one LibreOffice call
+    (the session fixture of that name in conftest.py)."""
     base = tmp_path_factory.mktemp("pp-lo")
     src = base / "src"
     src.mkdir()
@@ -229,7 +227,7 @@ def pp_workbooks(tmp_path_factory) -> dict[str, Case]:
         case.source = source
         case.probes = with_rule_probes(source, src / f"{case.name}.xlsx")
     out = recalculate([src / f"{c.name}.xlsx" for c in all_cases], base / "out", base / "profile")
-    for case, path in zip(all_cases, out):
+    for case, path in zip(all_cases, out, strict=True):
         case.recalculated = path
     return {c.name: c for c in all_cases}
 

@@ -57,7 +57,7 @@ def recalculate_gnumeric(files: list[Path], outdir: Path) -> dict[Path, Path]:
         return out
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(files, pool.map(one, files)))
+        return dict(zip(files, pool.map(one, files), strict=True))
 
 
 def formula_cells(path: Path) -> dict[Cell, Any]:

@@ -25,8 +25,7 @@ from ..mailgear.test_properties import SAMPLES, mangled
 from ..strategies import mailgear_catalog, mailgear_pilot
 from .mailgear_fixtures import (BROKEN_MG, EXAMPLE_CATALOG, EXAMPLE_CATALOG_SHEET, GENERATED_MG, MG_SAMPLES,
                                 ROOT, address, catalog_names, cell_of, context_for, example_catalog, load,
-                                mg_workbooks, multi_cases, option_cases, red_cases,  # noqa: F401 (a fixture)
-                                typed_cases)
+                                multi_cases, option_cases, red_cases, typed_cases)
 
 ALL = MG_SAMPLES + BROKEN_MG
 

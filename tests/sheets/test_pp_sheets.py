@@ -20,7 +20,7 @@ from converter.sheets.layout import load_layout
 from ..strategies import pp_character
 from .pp_fixtures import (BROKEN_PP, CONTEXT_SKILLS, EVASION_CASES, EVASION_TYPED_IN, GENERATED_PP,
                           PP_SAMPLES, ROOT, TYPED_LIST, TYPED_SKILLS, WIDTH_SKILLS, Case, cell_of,
-                          edited, evasion_case, load, pp_workbooks)  # noqa: F401 (pp_workbooks is a fixture)
+                          edited, evasion_case, load)
 
 LAYOUT = load_layout("pp")
 

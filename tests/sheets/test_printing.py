@@ -39,7 +39,7 @@ def printed(tmp_path_factory) -> dict[Path, Path]:
     """Every sample's PDF, from one LibreOffice run."""
     base = tmp_path_factory.mktemp("print")
     pdfs = export_pdf(SAMPLES, base / "pdf", base / "profile")
-    return dict(zip(SAMPLES, pdfs))
+    return dict(zip(SAMPLES, pdfs, strict=True))
 
 
 def test_samples_exist() -> None:

@@ -194,7 +194,7 @@ def formulas_results(engine_workbooks) -> dict[str, dict[str, tuple]]:
     names = _names("formulas")
     books = [engine_workbooks[n] for n in names]
     with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork")) as pool:
-        return dict(zip(names, pool.map(_formulas_differences, books)))
+        return dict(zip(names, pool.map(_formulas_differences, books), strict=True))
 
 
 @pytest.mark.parametrize("name", _names("formulas"))

@@ -9,7 +9,7 @@ import openpyxl
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from converter import check_document, evaluate as price
+from converter import evaluate as price
 from converter.core.errors import OutputError
 from converter.sheets import read_sheet, sheet_bytes, template_bytes, write_sheet
 from converter.sheets.layout import load_layout
@@ -291,7 +291,7 @@ def test_libreoffice_ability_floor_follows_the_rules_sheet(tmp_path: Path):
         paths.append(tmp_path / f"{floor}.xlsx")
         paths[-1].write_bytes(sheet_bytes(doc, {"ability_floor": floor}))
     got = recalculate(paths, tmp_path / "out", tmp_path / "profile")
-    for path, floor, (ability, boost) in zip(got, ("minus50", "minus70"), ((40, 90), (24, 54))):
+    for path, floor, (ability, boost) in zip(got, ("minus50", "minus70"), ((40, 90), (24, 54)), strict=True):
         wb = _open(path)
         pricing = price(doc, {"ability_floor": floor})
         lines = {line.pointer: line.cost for line in pricing.lines}
@@ -314,7 +314,7 @@ def test_libreoffice_melee_map_reduction_follows_the_rules_sheet(tmp_path: Path)
         paths.append(tmp_path / f"{value}.xlsx")
         paths[-1].write_bytes(sheet_bytes(doc, {"melee_map_not_p": value}))
     got = recalculate(paths, tmp_path / "out", tmp_path / "profile")
-    for path, value, cost in zip(got, readings, (68, 80)):
+    for path, value, cost in zip(got, readings, (68, 80), strict=True):
         pricing = price(doc, {"melee_map_not_p": value})
         assert next(line.cost for line in pricing.lines if line.pointer == "/weapons/0") == cost
         wb = _open(path)
@@ -339,7 +339,7 @@ def test_libreoffice_free_b_follows_its_placement(tmp_path: Path):
         paths.append(tmp_path / f"{k or 'unplaced'}.xlsx")
         paths[-1].write_bytes(sheet_bytes(doc))
     got = recalculate(paths, tmp_path / "out", tmp_path / "profile")
-    for path, (k, cost) in zip(got, cases.items()):
+    for path, (k, cost) in zip(got, cases.items(), strict=True):
         pricing = price(docs[k])
         assert next(line.cost for line in pricing.lines if line.pointer == "/weapons/0") == cost
         wb = _open(path)

@@ -108,11 +108,6 @@ def _packaged() -> dict[str, Any]:
     return tomllib.loads(resources.files(__package__).joinpath("mapping.toml").read_text("utf-8"))
 
 
-def packaged_raw() -> dict[str, Any]:
-    """The packaged file as data (the docs are generated from it)."""
-    return _packaged()
-
-
 def load_mapping(path: str | Path | None = None) -> Mapping:
     """The packaged mapping, with a user's file's [parameters] and [[anchors]] over it."""
     raw = _packaged()

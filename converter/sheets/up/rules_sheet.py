@@ -5,7 +5,6 @@ unit with the same figures the engine reads (one source: ``rules/up/tables.toml`
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
@@ -94,8 +93,3 @@ def write_rules_sheet(wb, ws, sheet: str, options: dict[str, str], fmt: dict[str
     col = rs.lists({k: v for k, v in up_lists().items() if not k.startswith("options.")})
     rs.options("up", options, col)
     rs.define()
-
-
-def fraction_parts(value: float | str) -> tuple[int, int]:
-    f = Fraction(str(value))
-    return f.numerator, f.denominator

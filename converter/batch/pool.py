@@ -60,14 +60,12 @@ def in_input_order(hand_on: Callable[[Any], None]) -> Callable[[int, Any], None]
 
 def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, jobs: int, limits: Limits,
                    done: Callable[[int, Any], None], first_local: Sequence[int] = (),
-                   local: Callable[[int], None] = lambda i: None,
-                   started: Callable[[], None] | None = None) -> None:
+                   local: Callable[[int], None] = lambda i: None) -> None:
     """Hand ``indices`` to ``jobs`` workers one file at a time, each running ``task``; while they
     work, handle the ``first_local`` files here. A worker that dies or overruns costs only its
     current file, which gets ``task.crashed``. A worker reads a sheet natively first
     (``task.run(path, scan_first=False)``); a file it died on is read once more with every sheet
-    scanned first, which names what reaches too far instead of a crash. ``started`` is called
-    once the workers are forked."""
+    scanned first, which names what reaches too far instead of a crash."""
     import multiprocessing
     from multiprocessing.connection import wait
 
@@ -90,8 +88,6 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
         for _ in range(jobs):
             w = _Worker.start(ctx, task, limits)
             workers[w.conn] = w
-        if started is not None:
-            started()
         for w in workers.values():
             w.fill(queue, files, careful)
         for i in first_local:  # JSON documents while the workers read workbooks

@@ -67,8 +67,8 @@ def _int(value: Any, what: str, default: int | None = None) -> int | None:
     return got
 
 
-@lru_cache(maxsize=1)
 def _reader():
+    """A reader of loose cell values, new each call: the findings it gathers are never kept."""
     from ..sheets.cells import CellReader
 
     return CellReader(None, {})

@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 # Removed before NFKC, so that what they separated normalises as it will the next time.
@@ -214,26 +215,14 @@ def _is_label(text: str) -> bool:
     return any(c.isalpha() for c in text) and not _is_value(text)
 
 
-_SPLITS: dict[str, tuple[str, str] | None] = {}  # text → its split, remembered (see below)
-_SPLITS_MAX = 4096
-
-
 def split_label_value(value: Any) -> tuple[str, str] | None:
     """(label, value) as written in one cell: 「ＨＰ：２５０」, 「装甲 ２０」; None unless both are there."""
-    if not isinstance(value, str):
-        return None
-    # Remembered, a bounded number: the importer asks of each text cell several times
-    # (detection, regions, fields), and a folder's sheets repeat the same labels.
-    try:
-        return _SPLITS[value]
-    except KeyError:
-        pass
-    if len(_SPLITS) >= _SPLITS_MAX:
-        _SPLITS.clear()
-    got = _SPLITS[value] = _split(value)
-    return got
+    return _split(value) if isinstance(value, str) else None
 
 
+# Remembered (a pure function): the importer asks of each text cell several times (detection,
+# regions, fields), and a folder's sheets repeat the same labels.
+@lru_cache(maxsize=4096)
 def _split(value: str) -> tuple[str, str] | None:
     text = value.strip()
     separator = _SEPARATOR.search(text)

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from ..core.findings import Finding
-from ..core.identity_cache import IdentityCache
 
 _TRUE = {"○", "〇", "◯", "はい", "true", "yes", "y", "1", "✓", "✔", "有", "あり", "o"}
 _FALSE = {"×", "✕", "x", "いいえ", "false", "no", "n", "0", "-", "－", "無", "なし"}
@@ -147,6 +146,7 @@ class CellReader:
         self._reported: set[str] = set()  # damaged names and deleted sheets already named
         self._usable: set[str] = set()
         self._columns: dict[str, list[tuple[list[list[Any]], int, int]]] = {}
+        self._choice_tables: dict[str, dict[str, Any]] = {}  # list id → choices by key
         # cells read straight from their area (not through a reader of its own: the Excel functions')
         self._direct = isinstance(named, NamedCells) and type(named).raw is NamedCells.raw
 
@@ -315,11 +315,10 @@ class CellReader:
 
     def _choices(self, list_id: str) -> dict[str, Any]:
         """A list's choices by how a typed label or value compares (NFKC, lower case), the first
-        item winning where two compare alike; built once per list and set of lists."""
-        tables = _CHOICES.get(self.lists, lambda lists: {})
-        table = tables.get(list_id)
+        item winning where two compare alike; built once per list a reader meets."""
+        table = self._choice_tables.get(list_id)
         if table is None:
-            table = tables[list_id] = {}
+            table = self._choice_tables[list_id] = {}
             for value, label in reversed(self.lists.get(list_id, [])):
                 table[nfkc(str(value)).lower()] = value
                 table[nfkc(label).lower()] = value
@@ -327,5 +326,3 @@ class CellReader:
 
 
 _UNLISTED = object()
-#: a sheet's lists (built once per process, ``SystemSheet.lists``) → list id → choices by key
-_CHOICES: IdentityCache[dict[str, dict[str, Any]]] = IdentityCache()

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from ..core.errors import InputError
 from ..core.findings import Finding
-from ..core.identity_cache import IdentityCache
 from ..core.pointers import put
 from ..rules.options import option_declarations, reading_value
 import converter.sheets.kept as kept  # not `from . import kept`: the package imports this module
@@ -125,8 +124,9 @@ def read_table(rd: CellReader, table: Table, keep_blank: bool = False) -> list[A
     rows: list[Any] = []
     beyond = None  # the first filled row past the template's rows (rows inserted into the table)
     count = rd.rows(table)
+    plan = _plan_row(table)
     for i in range(count) if keep_blank else rd.filled_rows(table, count):
-        row = _read_row(rd, table, i, i if keep_blank else len(rows))
+        row = _read_row(rd, table, plan, i, i if keep_blank else len(rows))
         if row or keep_blank:
             rows.append(row)
             if row and i >= table.rows and beyond is None:
@@ -180,8 +180,7 @@ _EFFECT_KINDS = {"effect_flag": "bool", "effect_bool": "bool", "effect_level": "
 
 @dataclass(frozen=True, slots=True)
 class _ColumnPlan:
-    """How one input column of a table is read into its row object, worked out once per table
-    (a folder's sheets read the same tables thousands of times)."""
+    """How one input column of a table is read into its row object, worked out once per table read."""
 
     name: str  # its defined name
     kind: str  # the cell's kind as the reader converts it
@@ -190,15 +189,6 @@ class _ColumnPlan:
     suffix: str  # the pointer below the row: "/effects", or its key path
     key: tuple[str, ...]  # effect: (id, field?); bonus: (n, field); row: the key path's parts
     flag: bool = False  # an effect's tick box: unticked (False) means no such effect
-
-
-def _row_plan(table: Table) -> tuple[_ColumnPlan, ...]:
-    # by identity: a layout's tables live as long as the process, and hashing a frozen Table
-    # (every column's every field) for each row cost more than the plan saves
-    return _PLANS.get(table, _plan_row)
-
-
-_PLANS: IdentityCache[tuple[_ColumnPlan, ...]] = IdentityCache()
 
 
 def _plan_row(table: Table) -> tuple[_ColumnPlan, ...]:
@@ -221,7 +211,8 @@ def _plan_row(table: Table) -> tuple[_ColumnPlan, ...]:
     return tuple(plan)
 
 
-def _read_row(rd: CellReader, table: Table, i: int, at: int) -> dict[str, Any] | None:
+def _read_row(rd: CellReader, table: Table, plan: tuple[_ColumnPlan, ...], i: int, at: int
+              ) -> dict[str, Any] | None:
     """Sheet row ``i`` as the object at index ``at`` of its list (blank rows above are left
     out, so later rows' pointers follow), or None when every input cell is blank."""
     if rd.blank_row(table, i):
@@ -232,7 +223,7 @@ def _read_row(rd: CellReader, table: Table, i: int, at: int) -> dict[str, Any] |
     base = f"{table.pointer}/{at}"
     mapped = len(rd.cells)
     value = rd.value
-    for col in _row_plan(table):
+    for col in plan:
         v = value(col.name, col.kind, base + col.suffix, index=i, list_id=col.list_id)
         if v is None:
             continue

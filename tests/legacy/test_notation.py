@@ -304,4 +304,4 @@ def test_standard_library_only() -> None:
     tree = ast.parse(Path(notation.__file__).read_text(encoding="utf-8"))
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert imported <= {"__future__", "math", "re", "typing", "unicodedata"}
+    assert imported <= {"__future__", "functools", "math", "re", "typing", "unicodedata"}

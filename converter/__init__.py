@@ -13,9 +13,8 @@ from .core.errors import (CatalogError, InputError, MechasheetError, OutputError
                           RuleTableError)
 from .core.evaluation import CostLine, Derived, Evaluation, Roll
 from .core.findings import Finding, Severity, catalog
-from .core.source import Origin, Source
+from .core.source import Origin, Source, register as _register
 from .core.version import __version__
-from .io.sources import register as _register
 from .rules import System, get_system, system_ids
 from .rules.options import resolve_options
 

@@ -6,7 +6,7 @@ them. Standard library only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .findings import Finding
 
@@ -55,3 +55,19 @@ def unreadable(path: str, reason: str, origin_kind: str = "file", finding: Findi
     encrypted, too large, ...) or INPUT_UNREADABLE with the reason."""
     found = finding if finding is not None else Finding("INPUT_UNREADABLE", "", {"reason": reason})
     return Source(path, Origin(origin_kind), UNREADABLE, findings=[found])
+
+
+#: ``reader(path, *, scan_first) -> Source``, raising InputError for a file it cannot read;
+#: ``scan_first=False`` lets a workbook's sheets reach the native reader unscanned (a worker only)
+Reader = Callable[..., Source]
+
+#: suffix (lower case) → its reader, filled by :func:`register`. The registry is here, in the
+#: core, so that the package composing reading (``converter/__init__.py``) registers readers
+#: without importing ``converter.io``, and io dispatches without importing a front end.
+READERS: dict[str, Reader] = {}
+
+
+def register(reader: Reader, *suffixes: str) -> None:
+    """``reader`` reads files with these suffixes (``converter.io.read_source`` dispatches)."""
+    for suffix in suffixes:
+        READERS[suffix.lower()] = reader

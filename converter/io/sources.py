@@ -1,25 +1,20 @@
 """The reader registry: which reader takes a file, folders searched for inputs.
 
 A reader is a function ``read(path, *, scan_first) -> Source``, registered for its suffixes by
-the package that composes reading (``converter/__init__.py``: JSON here in io, our workbooks
-from ``converter.sheets.source``); adding a reader adds a registration and touches nothing else.
+the package that composes reading (``converter/__init__.py``, into ``core.source.READERS``: JSON
+here in io, our workbooks from ``converter.sheets.source``); adding a reader adds a registration
+and touches nothing else.
 A file no reader can read becomes an unreadable Source, so one bad file never stops a folder.
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Iterable, Iterator
 
 from ..core.errors import InputError
-from ..core.source import Source, unreadable
+from ..core.source import READERS, Reader, Source, unreadable
 
-#: ``reader(path, *, scan_first) -> Source``, raising InputError for a file it cannot read;
-#: ``scan_first=False`` lets a workbook's sheets reach the native reader unscanned (a worker only)
-Reader = Callable[..., Source]
-
-#: suffix (lower case) → its reader, filled by :func:`register` (``converter/__init__.py``)
-READERS: dict[str, Reader] = {}
 #: what a folder is searched for (``check``, ``audit``): JSON and our workbooks
 INPUT_SUFFIXES = (".json", ".xlsx", ".xlsm")
 # Folders of known-bad examples, of homemade sheets (read by `mechasheet import`, not by check)
@@ -29,13 +24,6 @@ SKIPPED_FOLDERS = ("broken", "legacy", "converted")
 
 
 STDIN = "-"
-
-
-def register(reader: Reader, *suffixes: str) -> None:
-    """``reader`` reads files with these suffixes. The package that composes reading registers
-    its readers here (``converter/__init__.py``), so io itself imports no front end."""
-    for suffix in suffixes:
-        READERS[suffix.lower()] = reader
 
 
 def reader_for(path: str | Path) -> Reader:

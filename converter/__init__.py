@@ -19,7 +19,7 @@ from .rules import System, get_system, system_ids
 from .rules.options import resolve_options
 
 
-# --- the readers ``converter.io`` dispatches to, registered by suffix -------------------------------
+# --- the readers ``converter.io`` dispatches to, registered by suffix in ``core.source.READERS`` ---
 # Every process that reads (the command line, this API, a spawned worker) imports this package
 # first, so they are registered wherever a file is read; each imports its reader when it first
 # reads, so importing the package stays light. io imports no front end: what a reader needs

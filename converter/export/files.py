@@ -14,7 +14,7 @@ from ..core.findings import Finding
 from . import mailgear, pp, up
 from .ccfolia import clipboard_text
 from .model import Piece
-from .pieces import Reading, build_piece
+from .pieces import Reading, build_piece, system_data
 from .udonarium import zip_bytes
 
 PER_ITEM = {"up": up.weapons, "mailgear": mailgear.equipment, "pp": pp.pools}
@@ -70,8 +70,10 @@ def export_paths(paths: Iterable[str | Path], context: Mapping[str, Any] | None 
             if report.evaluation is None or report.system not in PER_ITEM or report.document is None:
                 findings = list(report.findings)
                 if report.system and report.system not in PER_ITEM:  # a catalog: no one to play
+                    kind = system_data("not_a_character").get(report.system, {})
                     findings.append(Finding("EXPORT_NOT_A_CHARACTER", params={
-                        "file": str(path), "system": report.system}))
+                        "file": str(path), "kind_ja": kind.get("ja", report.system),
+                        "kind_en": kind.get("en", report.system)}))
                 out.append(Exported(str(path), None, findings))
                 continue
             errors = sum(f.level.value == "error" for f in report.findings)
@@ -150,11 +152,12 @@ def export_lines(done: list[Exported], written: list[Path | None], lang: str) ->
         if e.piece is None:
             reason = "; ".join(f.message(lang) for f in e.findings) or "—"
             lines.append(t["export_skipped"].format(path=e.path, reason=reason))
+            lines += [f"  → {f.hint(lang)}" for f in e.findings if f.code.startswith("EXPORT_")]
             continue
         lines.append(t["export_line"].format(path=e.path, name=e.piece.name, system=e.piece.system,
                                              output=next(outputs) or "stdout"))
         if e.piece.errors:
             lines.append(t["export_errors"].format(n=e.piece.errors))
-        lines += [f"  ※ {f.message(lang)}（{f.hint(lang)}）" if lang == "ja" else
-                  f"  ※ {f.message(lang)} ({f.hint(lang)})" for f in e.piece.findings]
+        for f in e.piece.findings:
+            lines += [f"  ※ {f.message(lang)}", f"    → {f.hint(lang)}"]
     return "".join(line + "\n" for line in lines)

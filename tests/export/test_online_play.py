@@ -122,7 +122,8 @@ def test_a_catalog_workbook_is_named_with_its_reason(tmp_path: Path, capsys) -> 
                  "-o", str(tmp_path)]) == 1
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if "catalog-example.xlsx" in x)
-    assert "—" not in line and "mailgear-catalog" in line
+    assert "—" not in line and "カタログ" in line
+    assert f"--catalog {SAMPLES / 'mailgear' / 'catalog-example.xlsx'}" in out
 
 
 PP_DOC = {"system": "pp", "format": 1, "name": "テスト", "budget": 150,

@@ -473,6 +473,8 @@ PP_CASES = [
     Case("skill", "PP_SKILL_UNKNOWN", "/skills/0/name", {"name": "料理"}, pp(character(skills=[skill("料理", 1)]))),
     Case("skill", "PP_SKILL_DUPLICATE", "/skills/1/name", {**PILOTING, "first": 0},
          pp(character(skills=[skill("操縦", 1), skill("〈操縦〉", 2)]))),
+    Case("skill", "PP_SKILL_NO_ATTRIBUTE", "/skills/0/attribute", {"skill_ja": "料理", "skill_en": "料理"},
+         pp(character(skills=[skill("料理", 1)]))),
     Case("skill", "PP_SKILL_ATTRIBUTE", "/skills/0/attribute", {"value": "luck", "choices": ATTRIBUTES},
          pp(character(skills=[skill("操縦", 1, attribute="luck")]))),
     Case("list", "PP_SKILL_LIST_ENTRY", "/skill_list/0",

@@ -96,10 +96,49 @@ def _openpyxl_copy(src: Path, findings: Sequence[Finding], lang: str) -> tuple[b
     _audit_sheet(wb, src, findings, marked, lang, legacy=bool(sheets_copied))
     buf = io.BytesIO()
     wb.save(buf)
-    data = buf.getvalue()
+    data = _own_vml_blocks(buf.getvalue())
     if sheets_copied:
         return data, [_loss("LOSS_FORMATTING", sheets_copied), _loss("LOSS_FORMULAS", sheets_copied)]
     return data, _losses(src, data)
+
+
+_IDMAP = re.compile(rb'(<(?:\w+:)?idmap\b[^>]*?\bdata=")[^"]*(")')
+_SHAPE_ID = re.compile(rb'(\bid="_x0000_s)\d+(")')
+
+
+def _own_vml_blocks(data: bytes) -> bytes:
+    """``data`` with each VML drawing given its own shape-id block: openpyxl writes every sheet's
+    notes as block 1 (``o:idmap data="1"``, shapes ``_x0000_s1026``…), and shapes of one id on two
+    sheets are reported to make Excel offer to repair the file. A drawing of n shapes starting at
+    block b numbers them b×1024+1 … b×1024+n and lists the blocks those ids reach, as
+    ``package_annotate`` numbers its own. Every other part is copied byte for byte."""
+    with zipfile.ZipFile(io.BytesIO(data)) as zin:
+        infos = zin.infolist()
+        if sum(info.filename.lower().endswith(".vml") for info in infos) < 2:
+            return data
+        out = io.BytesIO()
+        block = 1
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+            for info in infos:
+                part = zin.read(info.filename)
+                if info.filename.lower().endswith(".vml"):
+                    part, block = _renumbered(part, block)
+                zout.writestr(info, part)
+    return out.getvalue()
+
+
+def _renumbered(vml: bytes, block: int) -> tuple[bytes, int]:
+    """One VML drawing's shapes numbered from ``block``; the next free block."""
+    n = len(_SHAPE_ID.findall(vml))
+    blocks = -(-(n + 1) // 1024)  # the blocks ids b×1024+1 … b×1024+n reach
+    ids = iter(range(block * 1024 + 1, block * 1024 + n + 1))
+
+    def shape(m: re.Match[bytes]) -> bytes:
+        return m.group(1) + str(next(ids)).encode() + m.group(2)
+
+    listed = ",".join(str(block + i) for i in range(blocks)).encode()
+    vml = _IDMAP.sub(lambda m: m.group(1) + listed + m.group(2), vml, count=1)
+    return _SHAPE_ID.sub(shape, vml), block + blocks
 
 
 def _opened(src: Path):

@@ -14,7 +14,7 @@ from ..core.findings import Finding
 from . import mailgear, pp, up
 from .ccfolia import clipboard_text
 from .model import Piece
-from .pieces import Reading, build_piece
+from .pieces import Reading, build_piece, system_data
 from .udonarium import zip_bytes
 
 PER_ITEM = {"up": up.weapons, "mailgear": mailgear.equipment, "pp": pp.pools}
@@ -68,7 +68,13 @@ def export_paths(paths: Iterable[str | Path], context: Mapping[str, Any] | None 
         for source in sources:
             report = check_source(source, None, context)
             if report.evaluation is None or report.system not in PER_ITEM or report.document is None:
-                out.append(Exported(str(path), None, report.findings))
+                findings = list(report.findings)
+                if report.system and report.system not in PER_ITEM:  # a catalog: no one to play
+                    kind = system_data("not_a_character").get(report.system, {})
+                    findings.append(Finding("EXPORT_NOT_A_CHARACTER", params={
+                        "file": str(path), "kind_ja": kind.get("ja", report.system),
+                        "kind_en": kind.get("en", report.system)}))
+                out.append(Exported(str(path), None, findings))
                 continue
             errors = sum(f.level.value == "error" for f in report.findings)
             out.append(Exported(str(path), piece_of(report.system, report.document, report.evaluation,
@@ -102,12 +108,18 @@ def write_pieces(pieces: list[Piece], target: str, outdir: str | Path, inputs: l
 
 
 def printed(pieces: list[Piece], target: str) -> str:
-    """What ``--stdout`` prints: the CCFOLIA JSON a line per piece, or the palettes one after another."""
-    if target == "ccfolia":
-        return "".join(clipboard_text(p) + "\n" for p in pieces)
-    if target == "palette":
-        return "\n".join(p.palette_text() for p in pieces)
-    raise InputError("a zip cannot go to standard output", "EXPORT_STDOUT_BINARY", target=target)
+    """What ``--stdout`` prints: one piece's CCFOLIA JSON or palette. A clipboard paste takes one
+    piece (CCFOLIA reads one JSON value; two palettes would share their variables' names), so
+    several pieces are refused with the names to choose from."""
+    if target not in ("ccfolia", "palette"):
+        raise InputError("a zip cannot go to standard output", "EXPORT_STDOUT_BINARY", target=target)
+    if len(pieces) > 1:
+        raise InputError(f"{len(pieces)} pieces cannot go to standard output at once", "EXPORT_STDOUT_MANY",
+                         n=len(pieces), names=[p.name for p in pieces],
+                         files=list(dict.fromkeys(p.source for p in pieces)))
+    if not pieces:
+        return ""
+    return clipboard_text(pieces[0]) + "\n" if target == "ccfolia" else pieces[0].palette_text()
 
 
 def export_files(paths: list[str], target: str, outdir: str | None = None, profile: str | None = None,
@@ -140,9 +152,12 @@ def export_lines(done: list[Exported], written: list[Path | None], lang: str) ->
         if e.piece is None:
             reason = "; ".join(f.message(lang) for f in e.findings) or "—"
             lines.append(t["export_skipped"].format(path=e.path, reason=reason))
+            lines += [f"  → {f.hint(lang)}" for f in e.findings if f.code.startswith("EXPORT_")]
             continue
         lines.append(t["export_line"].format(path=e.path, name=e.piece.name, system=e.piece.system,
                                              output=next(outputs) or "stdout"))
         if e.piece.errors:
             lines.append(t["export_errors"].format(n=e.piece.errors))
+        for f in e.piece.findings:
+            lines += [f"  ※ {f.message(lang)}", f"    → {f.hint(lang)}"]
     return "".join(line + "\n" for line in lines)

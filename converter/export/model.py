@@ -2,14 +2,16 @@
 
 A :class:`Piece` is built from a checked document's derived values (the engine's Evaluation) and
 rendered by each target (CCFOLIA, Udonarium, a plain chat palette); no target reads the document
-or the rules itself. Standard library only.
+or the rules itself. Standard library and the findings' type only.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from ..core.evaluation import Roll
+from ..core.findings import Finding
 
 #: what BCDice palettes and Udonarium's `//name=value` lines cannot hold in a variable's name
 _NOT_IN_NAME = re.compile(r"[\s=＝{}｛｝]+")
@@ -81,14 +83,18 @@ class Piece:
     lines: list[Line] = field(default_factory=list)
     dicebot: str = "DiceBot"
     errors: int = 0  # the check's errors: the piece is exported, the CLI says so
+    #: what the export itself has to tell the player (a roll that cannot work as written)
+    findings: list[Finding] = field(default_factory=list)
 
     def add_variable(self, name: str, value: str, pointer: str = "") -> str:
         """A new variable under ``name`` made safe and unique (two weapons of one name get
-        ``名前``, ``名前2``); the name to refer to."""
+        ``名前``, ``名前2``; ``Ｂライフル`` beside ``Bライフル`` gets ``Bライフル2``, as the clients
+        fold widths); the name to refer to."""
         base = variable_name(name)
-        taken = {v.name for v in self.variables} | {p.label for p in self.params} | {s.label for s in self.status}
+        taken = {folded(t) for t in [*(v.name for v in self.variables), *(p.label for p in self.params),
+                                     *(s.label for s in self.status)]}
         unique, n = base, 1
-        while unique in taken:
+        while folded(unique) in taken:
             n += 1
             unique = f"{base}{n}"
         self.variables.append(Variable(unique, value, pointer))
@@ -118,6 +124,13 @@ class Piece:
                 break
             command = expanded
         return command
+
+
+def folded(name: str) -> str:
+    """``name`` as the clients compare names: Udonarium folds full-width letters and digits to
+    half-width (and CCFOLIA's users type either), so ``Ｂライフル`` and ``Bライフル`` are one name.
+    NFKC and case folding are at least that wide: two names equal here never share a variable."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def variable_name(text: str) -> str:

@@ -51,7 +51,8 @@ class Reading:
         raise ValueError(f"systems.toml: a value needs derived, document, value or table: {ref}")
 
     def text(self, ref: Mapping[str, Any]) -> str | None:
-        """``ref``'s value written in its ``form`` (value, signed, addend, expression, fixed)."""
+        """``ref``'s value written in its ``form`` (value, signed, addend, expression, fixed,
+        highest)."""
         got = self.raw(ref)
         if got is None:
             return None
@@ -63,6 +64,8 @@ class Reading:
                 return roll_expression(got.roll)
             if form == "fixed" and got.roll is not None:
                 return str(got.roll.fixed)
+            if form == "highest" and got.roll is not None:  # every die at its top face
+                return str(got.roll.dice * got.roll.sides + got.roll.fixed)
             got = got.value
         if form == "signed" and isinstance(got, int):
             return signed(got)
@@ -103,8 +106,9 @@ def build_piece(reading: Reading, source: str, name_fallback: str,
         if value is None:
             continue
         top = reading.number(s["max"]) if "max" in s else value
-        piece.status.append(Status(s["label"], value, value if top is None else top,
-                                   s.get("derived", s.get("document", ""))))
+        if top is None or ("max" in s and top <= 0):  # its own maximum unknown: no resource
+            continue
+        piece.status.append(Status(s["label"], value, top, s.get("derived", s.get("document", ""))))
     for p in data["params"]:
         text = reading.text(p)
         if text is not None:

@@ -25,18 +25,36 @@ def pools(reading: Reading, piece: Piece, data: Mapping[str, Any]) -> None:
         attributes[row["id"]] = (var, dice.value)
         piece.lines.append(Line(f"{{{var}}}{data['pool']}{dice.roll.sides}[{{{reroll}}}]>={{{target}}}",
                                 f"【{row['label']}】", dice.pointer))
+    rolled: set[str] = set()
     for pointer, pool in list(reading.evaluation.derived.items()):
         m = _POOL.match(pointer)
-        if m is None or pool.roll is None:
+        if m is None:
             continue
+        rolled.add(m.group(1))
         skill = m.group(1)
+        label = pool.label.removesuffix("の判定")
         attribute = reading.derived(f"{skill}/attribute")
         bonus = reading.derived(pointer[: -len("/pool")] + "/bonus")
-        if bonus is None or not isinstance(bonus.value, int):
+        if pool.roll is None or bonus is None or not isinstance(bonus.value, int):
+            piece.lines.append(Line("", _unrollable(data, label, attribute.value if attribute else None),
+                                    pointer))
             continue
-        label = pool.label.removesuffix("の判定")
         var = piece.add_variable(label.replace("〈", "").replace("〉", ""), signed(bonus.value), bonus.pointer)
         known = attributes.get(attribute.value if attribute is not None else "")
         count = f"{{{known[0]}}}" if known is not None and known[1] == pool.roll.dice else str(pool.roll.dice)
         piece.lines.append(Line(f"{count}{data['pool']}{pool.roll.sides}[{{{reroll}}}]{{{var}}}>={{{target}}}",
                                 label, pointer))
+    listed = reading.document_value("/skills")
+    for i, s in enumerate(listed if isinstance(listed, list) else []):
+        if f"/derived/skills/{i}" not in rolled and isinstance(s, Mapping) and isinstance(s.get("name"), str):
+            piece.lines.append(Line("", data["unrollable"]["level"].format(
+                skill=f"〈{s['name'].strip().strip('〈〉')}〉"), f"/skills/{i}/level"))
+
+
+def _unrollable(data: Mapping[str, Any], skill: str, attribute: Any) -> str:
+    """The note for a skill the engine gives no roll: what the sheet lacks for one."""
+    notes = data["unrollable"]
+    if not isinstance(attribute, str):
+        return notes["attribute"].format(skill=skill)
+    row = next((r for r in load_tables("pp")["attributes"] if r["id"] == attribute), None)
+    return notes["dice"].format(skill=skill, attribute=row["label"] if row else attribute)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..core.findings import Finding
 from .model import Line, Piece, Status, roll_expression, signed
 from .pieces import Reading
 
@@ -31,3 +32,15 @@ def weapons(reading: Reading, piece: Piece, data: Mapping[str, Any]) -> None:
         if isinstance(usage, Mapping) and usage.get("type") == "ammo" and isinstance(usage.get("amount"), int):
             amount = usage["amount"]
             piece.status.append(Status(f"{name}{data['ammo_suffix']}", amount, amount, f"/weapons/{i}/usage/amount"))
+    _say_unset_pilot(piece, data)
+
+
+def _say_unset_pilot(piece: Piece, data: Mapping[str, Any]) -> None:
+    """The pilot's stats start at 0 (a unit sheet does not hold them): until the player sets
+    them, every hit roll is 1D100<= the weapon's 命中修正 alone. Said first in the palette and
+    as a finding, where the player looks."""
+    stats = set(data["hit_stat"].values())
+    unset = [v.name for v in piece.variables if v.name in stats and not v.pointer and v.value == "0"]
+    if unset and any(line.command.startswith(data["hit"]) for line in piece.lines):
+        piece.lines.insert(0, Line("", data["unset_note"]))
+        piece.findings.append(Finding("EXPORT_UP_PILOT_UNSET"))

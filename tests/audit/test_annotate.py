@@ -294,3 +294,33 @@ def test_a_legacy_sheet_is_annotated_as_values(path: Path, tmp_path: Path) -> No
     grid = read_grids(path)[0]
     (r, c), value = next(iter(grid.cells.items()))
     assert copy[grid.sheet].cell(r + 1, c + 1).value == value
+
+
+def test_the_fallback_gives_each_sheets_notes_their_own_shape_ids(tmp_path: Path) -> None:
+    """Notes on two sheets copied by openpyxl: each VML drawing has its own o:idmap block and
+    its shapes' ids lie in it, no id twice in the package (openpyxl writes _x0000_s1026 on both)."""
+    import re
+
+    wb = openpyxl.load_workbook(MOBILE_SUIT)
+    wb["ユニット"]["C5"].comment = openpyxl.comments.Comment("メモ", "player")  # the fallback
+    src = tmp_path / "noted.xlsx"
+    wb.save(src)
+    found = [Finding("AUDIT_FORMULA_REPLACED", "", {"cell": cell, "formula": "=1", "found": 2, "value": 2,
+                                                    "expected": 1}, cell)
+             for cell in ("ユニット!C5", "ユニット!C6", "武装!B4")]
+    out = tmp_path / "copy.xlsx"
+    annotate(src, found, out)
+    blocks, ids = [], []
+    with zipfile.ZipFile(out) as z:
+        drawings = [n for n in z.namelist() if n.endswith(".vml")]
+        assert len(drawings) == 2
+        for name in drawings:
+            text = z.read(name).decode("utf-8")
+            (data,) = re.findall(r'idmap\b[^>]*?\bdata="([^"]*)"', text)
+            own = [int(b) for b in data.split(",")]
+            shapes = [int(n) for n in re.findall(r'\bid="_x0000_s(\d+)"', text)]
+            assert shapes and all(n // 1024 in own for n in shapes), (name, data, shapes)
+            blocks += own
+            ids += shapes
+    assert len(blocks) == len(set(blocks)) and len(ids) == len(set(ids)) == 3
+    _assert_annotated(out, found)

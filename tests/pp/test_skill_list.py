@@ -65,7 +65,7 @@ def test_toml_file(tmp_path: Path) -> None:
 def test_file_list_makes_names_known(tmp_path: Path) -> None:
     """With the group's list, its skills and sub-categories raise no finding."""
     defs = load_skill_list(_write(tmp_path, "skills.txt", TEXT))
-    doc = character(skills=[skill("運転", 2, ("自動車", 3)), skill("料理", 1)])
+    doc = character(skills=[skill("運転", 2, ("自動車", 3), attribute="reflex"), skill("料理", 1, attribute="mind")])
     assert found(priced(doc)) == [("PP_SKILL_UNKNOWN", "/skills/0/name"),
                                   ("PP_SKILL_UNKNOWN", "/skills/1/name")]
     assert found(priced(doc, skills=defs)) == []
@@ -91,7 +91,7 @@ def test_group_attribute_gives_the_dice(tmp_path: Path) -> None:
 def test_sheet_skill_list() -> None:
     """The sheet's own ``skill_list`` works like a file's list."""
     doc = character(skill_list=["料理", {"name": "運転", "specializations": ["自動車"]}],
-                    skills=[skill("料理", 1), skill("運転", 1, ("自動車", 2))])
+                    skills=[skill("料理", 1, attribute="mind"), skill("運転", 1, ("自動車", 2), attribute="reflex")])
     assert found(priced(doc)) == []
 
 

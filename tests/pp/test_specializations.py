@@ -83,7 +83,7 @@ def test_unknown_subcategory_rejected_by_option() -> None:
 
 def test_unknown_skill_does_not_repeat_for_its_subcategories() -> None:
     """An unknown skill's sub-categories add no second info finding."""
-    pricing = priced(character(skills=[skill("料理", 1, ("和食", 2))]))
+    pricing = priced(character(skills=[skill("料理", 1, ("和食", 2), attribute="mind")]))
     assert codes(pricing) == {"PP_SKILL_UNKNOWN"}
 
 

@@ -226,6 +226,8 @@ def _price_skills(doc, t: PpTables, opts, known: SkillList, attrs: Mapping[str, 
                     item_en=f"{label_en} {lad.start}→{level} ({meaning_en or _OFF_TABLE[1]})")
 
         attribute = _skill_attribute(s, d, where, out)
+        if attribute is None and s.get("attribute") is None:  # no dice to roll: ask for them
+            out.find("PP_SKILL_NO_ATTRIBUTE", where + "/attribute", **both("skill", label, label_en))
         dice = attrs.get(attribute) if attribute else None
         at = f"/derived/skills/{i}"
         skill = f"〈{label}〉"

@@ -28,6 +28,10 @@ RIGHT_REACH = 4  # columns a value may sit right of its label (label cells merge
 UNDER_LABEL = 0.8  # under its label: a row of labels over a row of values, or a label's next line
 GLUED_LEVEL = 0.7  # 「操縦3」: a name and a level with nothing between them
 _SPLIT_LIST = re.compile(r"[、,，;；\n]+|\s{2,}")
+# 「操縦３／機動回避２／運動１」, 「知覚Lv3・隠密Lv1」: split only when every part has its level
+# (「知識／戦術2」 is one skill, 「ミナト・ハル」 one name)
+_SPLIT_LEVELS = re.compile(r"[／/・･]")
+_BANDS = ("cr", "sr", "mr", "lr")
 _GLUED_LEVEL = re.compile(r"(.*[^\d０-９\s])\s*([\d０-９]{1,2})")
 
 
@@ -258,6 +262,8 @@ class _SheetRead:
         taken = []
         for at in run:
             parts = [p for p in _SPLIT_LIST.split(str(self.grid.cells[at])) if p.strip()]
+            if fspec.kind == "levels":
+                parts = [q for p in parts for q in self._level_parts(p)]
             got = [self._list_item(fspec, p) for p in parts]
             if not got or any(g is None for g in got):
                 break
@@ -271,9 +277,17 @@ class _SheetRead:
         self.done.add(fspec.target)
         return True
 
+    @staticmethod
+    def _level_parts(text: str) -> list[str]:
+        """「操縦３／機動回避２」 as its parts when each has a level; else the text whole."""
+        parts = [p for p in _SPLIT_LEVELS.split(text) if p.strip()]
+        if len(parts) > 1 and all(_glued_or_level(p) is not None for p in parts):
+            return parts
+        return [text]
+
     def _list_item(self, fspec: LabelSpec, text: str) -> Any:
         if fspec.kind == "names":
-            return text.strip()
+            return {fspec.item: text.strip()} if fspec.item else text.strip()
         level = notation.parse_level(text)
         if level is None:
             # Under a skills label, 「操縦3」 is a skill and its level (parse_level alone reads
@@ -300,7 +314,11 @@ class _SheetRead:
             rr = r + 1
             while True:
                 row_cells = {key: (rr, c) for key, c in columns.items() if (rr, c) in self.grid.cells}
-                if not row_cells or any(self._is_label(rc) for rc in row_cells.values()):
+                labels = sum(self._is_label(rc) for rc in row_cells.values())
+                # A row of labels ends the table; one label-like value in a row (「CR」 under 距離)
+                # does not.
+                anchor = row_cells.get(table.anchor)
+                if not row_cells or (anchor is not None and self._is_label(anchor)) or 2 * labels > len(row_cells):
                     break
                 item: dict[str, Any] = {}
                 at = f"{table.pointer}/{len(rows)}"
@@ -353,6 +371,11 @@ class _SheetRead:
                 item["post_move"] = post
         elif col.kind == "dice":
             item["damage"] = {"dice": value[0], "fixed": value[1]}
+        elif col.target.startswith("band_"):
+            if value:  # a band column's mark: the item reaches that band
+                bands = item.setdefault("bands", [])
+                bands.append(col.target[5:])
+                bands.sort(key=_BANDS.index)
         else:
             item[col.target] = value
 
@@ -372,7 +395,7 @@ class _SheetRead:
         elif kind == "bool":
             value = notation.parse_bool(raw)
         elif kind == "enum":
-            value = self.spec.lists.get(list_id or "", {}).get(label_key(str(raw)))
+            value = _enum(self.spec.lists.get(list_id or "", {}), raw)
             if value is None and keep_unknown:
                 value = raw if isinstance(raw, str) else str(raw)
         elif kind == "dice":
@@ -385,6 +408,12 @@ class _SheetRead:
             value = _movement(raw)
         elif kind == "terrain":
             value = _terrain(raw)
+        elif kind == "code":
+            value = notation.norm(raw).replace(" ", "").upper() or None
+        elif kind == "specializations":
+            value = _specializations(raw)
+        elif kind == "bands":
+            value = _bands(raw)
         else:
             value = None
         if value is None:
@@ -392,6 +421,52 @@ class _SheetRead:
             self.findings.append(Finding("LEGACY_VALUE_UNREAD", pointer,
                                          {"value": str(raw)[:40], "kind_ja": ja, "kind_en": en}, self._cell(rc)))
         return value
+
+
+def _glued_or_level(text: str) -> tuple[str, int] | None:
+    """「熱血Lv2」 or 「操縦3」 (a level glued to its name) as (name, level)."""
+    level = notation.parse_level(text)
+    if level is not None:
+        return level
+    glued = _GLUED_LEVEL.fullmatch(text.strip())
+    number = notation.parse_int(glued.group(2)) if glued is not None else None
+    return (glued.group(1), number) if glued is not None and number is not None else None
+
+
+def _enum(choices: dict[str, Any], raw: Any) -> Any:
+    """A list's value by its label or value (「右」 for 「右腕」: the one label it begins)."""
+    key = label_key(str(raw))
+    if key in choices:
+        return choices[key]
+    if key and not key.isascii():
+        found = {v for k, v in choices.items() if k.startswith(key)}
+        if len(found) == 1:
+            return found.pop()
+    return None
+
+
+def _specializations(raw: Any) -> list[dict[str, Any]] | None:
+    """「戦闘機4」, 「ビーム兵器Lv3、格闘武器2」: each specialisation with its level."""
+    out = []
+    for part in _SPLIT_LIST.split(str(raw)):
+        if not part.strip():
+            continue
+        got = _glued_or_level(part)
+        if got is None:
+            return None
+        out.append({"name": got[0].strip(), "level": got[1]})
+    return out or None
+
+
+def _bands(raw: Any) -> list[str] | None:
+    """「CR」, 「SR・MR」, 「SR～MR」: the range bands named, in their order (a span fills between)."""
+    text = notation.norm(raw).casefold()
+    found = [b for b in _BANDS if b in text]
+    if not found:
+        return None
+    if "~" in text and len(found) == 2:
+        found = list(_BANDS[_BANDS.index(found[0]):_BANDS.index(found[1]) + 1])
+    return found
 
 
 # --- notations particular to one field -------------------------------------------------------------

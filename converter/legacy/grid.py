@@ -25,6 +25,13 @@ class Grid:
     sheet: str
     cells: dict[tuple[int, int], Any] = field(default_factory=dict)
     merged: list[tuple[int, int, int, int]] = field(default_factory=list)  # (top, left, bottom, right)
+    # Cells in hidden rows or columns (a helper 基本値 column): read only when nothing shown holds
+    # the field; never among ``cells``.
+    hidden: dict[tuple[int, int], Any] = field(default_factory=dict)
+    hidden_rows: set[int] = field(default_factory=set)
+    # row → the row that stands under it when not the next one (a roster's header over one
+    # character's row)
+    below: dict[int, int] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.cells)
@@ -42,6 +49,15 @@ class Grid:
             if top == row and left == col:
                 return right
         return col
+
+    def next_row(self, row: int) -> int:
+        """The row under ``row`` as the sheet shows it: hidden rows passed over."""
+        if row in self.below:
+            return self.below[row]
+        nxt = row + 1
+        while nxt in self.hidden_rows:
+            nxt += 1
+        return nxt
 
     def merge_bottom(self, row: int, col: int) -> int:
         for top, left, bottom, _right in self.merged:

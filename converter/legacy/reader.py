@@ -198,7 +198,7 @@ class _SheetRead:
                 if (r, cc) in self.used or self._is_label((r, cc)):
                     break
                 return (r, cc)
-        below = (self.grid.merge_bottom(r, c) + 1, c)
+        below = (self.grid.next_row(self.grid.merge_bottom(r, c)), c)
         if below in self.grid.cells and below not in self.used and not self._is_label(below):
             return below
         return None
@@ -254,10 +254,10 @@ class _SheetRead:
             run.append((r, cc))
             cc += 1
         if not run:
-            rr = r + 1
+            rr = self.grid.next_row(r)
             while (rr, c) in self.grid.cells and (rr, c) not in self.used and not self._is_label((rr, c)):
                 run.append((rr, c))
-                rr += 1
+                rr = self.grid.next_row(rr)
         items: list[Any] = []
         taken = []
         for at in run:
@@ -519,6 +519,9 @@ def _regions(grid: Grid, spec: SystemLabels) -> list[Grid]:
     identity = next((f for f in spec.fields if f.target == IDENTITY.get(spec.system)), None)
     if identity is None:
         return [grid]
+    roster = _roster(grid, spec, identity)
+    if roster:
+        return roster
     headers = _header_rows(grid, spec)
     anchors = sorted(rc for rc, v in grid.cells.items()
                      if isinstance(v, str) and rc[0] not in headers
@@ -538,6 +541,40 @@ def _regions(grid: Grid, spec: SystemLabels) -> list[Grid]:
     for m in grid.merged:
         parts[pick((m[0], m[1]))].merged.append(m)
     return [p for p in parts if p]
+
+
+def _roster(grid: Grid, spec: SystemLabels, identity: LabelSpec) -> list[Grid]:
+    """A roster (one row per character: a header row holding the name label and two more
+    fields' labels, names under it): one region per row, each the header with that row under it.
+    Cells above or beside the roster stay with the first."""
+    owner = {key: f.target for f in spec.fields for key in f.labels}
+    for (r, c), v in sorted(grid.cells.items()):
+        if not isinstance(v, str) or label_key(v) not in identity.labels:
+            continue
+        fields = {owner.get(label_key(x)) for (rr, _), x in grid.cells.items() if rr == r and isinstance(x, str)}
+        fields.discard(None)
+        if len(fields) < 3:
+            continue
+        rows = []
+        rr = grid.next_row(r)
+        while (rr, c) in grid.cells and label_key(grid.cells[(rr, c)]) not in spec.all_keys:
+            rows.append(rr)
+            rr = grid.next_row(rr)
+        if len(rows) < 2:
+            continue
+        header = {rc: x for rc, x in grid.cells.items() if rc[0] == r}
+        parts = []
+        for k, row in enumerate(rows):
+            part = Grid(grid.sheet, merged=list(grid.merged) if k == 0 else [], below={r: row},
+                        hidden_rows=set(grid.hidden_rows))
+            part.cells.update(header)
+            part.cells.update({rc: x for rc, x in grid.cells.items() if rc[0] == row})
+            if k == 0:  # what is neither header nor a character's row
+                part.cells.update({rc: x for rc, x in grid.cells.items() if rc[0] != r and rc[0] not in rows})
+                part.hidden.update(grid.hidden)
+            parts.append(part)
+        return parts
+    return []
 
 
 def _header_rows(grid: Grid, spec: SystemLabels) -> set[int]:

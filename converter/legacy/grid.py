@@ -91,6 +91,7 @@ def read_grids(path: str | Path) -> list[Grid]:
     from python_calamine import CalamineWorkbook
 
     p = Path(path)
+    hidden = hidden_rows_cols(p)
     try:
         wb = CalamineWorkbook.from_path(str(p))
     except Exception as exc:  # calamine's errors have no common base worth naming
@@ -114,11 +115,54 @@ def read_grids(path: str | Path) -> list[Grid]:
                     grid.cells[(top + r, left + c)] = cell_value(value)
             for (r1, c1), (r2, c2) in getattr(sheet, "merged_cell_ranges", None) or ():
                 grid.merged.append((r1, c1, r2, c2))
-            if grid:
+            rows_hidden, cols_hidden = hidden.get(name, (set(), set()))
+            if rows_hidden or cols_hidden:
+                grid.hidden_rows = set(rows_hidden)
+                for rc in [rc for rc in grid.cells if rc[0] in rows_hidden or rc[1] in cols_hidden]:
+                    grid.hidden[rc] = grid.cells.pop(rc)
+            if grid or grid.hidden:
                 grids.append(grid)
     finally:
         wb.close()
     return grids
+
+
+def hidden_rows_cols(path: Path) -> dict[str, tuple[set[int], set[int]]]:
+    """Each sheet's hidden rows and columns (zero-based) of an .xlsx/.xlsm, which python-calamine
+    does not say; {} for other formats, or when the package cannot be read (calamine then says
+    why)."""
+    if path.suffix.lower() not in (".xlsx", ".xlsm"):
+        return {}
+    from ..io.xlsx_package import open_package, parse_xml
+
+    out: dict[str, tuple[set[int], set[int]]] = {}
+    try:
+        package = open_package(path)
+    except InputError:
+        return {}
+    try:
+        for name, part in package.sheets.items():
+            rows: set[int] = set()
+            cols: set[int] = set()
+
+            def start(tag: str, attrs: dict[str, str], rows: set[int] = rows, cols: set[int] = cols) -> None:
+                if attrs.get("hidden") not in ("1", "true"):
+                    return
+                if tag == "row" and attrs.get("r", "").isdigit():
+                    rows.add(int(attrs["r"]) - 1)
+                elif tag == "col" and attrs.get("min", "").isdigit() and attrs.get("max", "").isdigit():
+                    low, high = int(attrs["min"]), min(int(attrs["max"]), int(attrs["min"]) + 16384)
+                    cols.update(range(low - 1, high))
+
+            if part in package.zip.NameToInfo:
+                parse_xml(package.read_part(part), path, part, start)
+            if rows or cols:
+                out[name] = (rows, cols)
+    except InputError:
+        return {}
+    finally:
+        package.close()
+    return out
 
 
 def _reason(exc: Exception) -> str:

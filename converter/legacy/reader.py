@@ -122,6 +122,7 @@ class _SheetRead:
         self.used: set[tuple[int, int]] = set()
         self.doc: dict[str, Any] = {"system": spec.system, "format": 1}
         self.cells: dict[str, str] = {}
+        self.cell_of: dict[str, tuple[int, int]] = {}  # pointer → the cell it was read from
         self.findings: list[Finding] = []
         self.done: set[str] = set()  # pointers already read
         self.guessed: dict[str, float] = {}
@@ -145,9 +146,38 @@ class _SheetRead:
         for fspec in self.spec.fields:
             if fspec.target not in self.done:
                 self._field(fspec)
-        unmapped = {address(r, c): v for (r, c), v in sorted(self.grid.cells.items()) if (r, c) not in self.used}
+        taken = self._hidden() if self.grid.hidden else set()
+        unmapped = {address(r, c): v for (r, c), v in sorted({**self.grid.cells, **self.grid.hidden}.items())
+                    if (r, c) not in self.used and (r, c) not in taken}
         return Imported(self.spec.system, self.grid.sheet, self.doc, self.cells, self.findings, unmapped,
                         self.guessed)
+
+    def _hidden(self) -> set[tuple[int, int]]:
+        """Fields no shown cell holds, read from the sheet with its hidden rows and columns
+        (each with a finding at its cell); the hidden cells so read."""
+        full = Grid(self.grid.sheet, {**self.grid.cells, **self.grid.hidden}, list(self.grid.merged),
+                    below=dict(self.grid.below))
+        other = _SheetRead(full, self.spec, self.profile)
+        other.read()
+        taken: set[tuple[int, int]] = set()
+        pointers = [f.target for f in self.spec.fields] + [t.pointer for t in self.spec.tables]
+        for pointer in pointers:
+            if pointer in self.done or pointer not in other.done:
+                continue
+            cells = {a: rc for a, rc in other.cell_of.items() if a == pointer or a.startswith(pointer + "/")}
+            if not any(rc in self.grid.hidden for rc in cells.values()):
+                continue
+            value = _resolve(other.doc, pointer)
+            if value is None:
+                continue
+            put(self.doc, pointer, value)
+            self.done.add(pointer)
+            for a, rc in cells.items():
+                self.cells[a] = self._cell(rc)
+                taken.add(rc)
+            rc = cells.get(pointer) or next(iter(cells.values()))
+            self.findings.append(Finding("LEGACY_HIDDEN_READ", pointer, {"field": pointer}, self._cell(rc)))
+        return taken
 
     # -- what a profile pins
     def _pinned(self, profile: Profile) -> None:
@@ -180,7 +210,7 @@ class _SheetRead:
             if rows:
                 put(self.doc, pointer, rows)
                 self.done.add(pointer)
-                self.cells[pointer] = self._cell((r1, c1))
+                self._at(pointer, (r1, c1))
 
     # -- cells
     def _is_label(self, rc: tuple[int, int]) -> bool:
@@ -188,6 +218,11 @@ class _SheetRead:
 
     def _cell(self, rc: tuple[int, int]) -> str:
         return f"{self.grid.sheet}!{address(*rc)}"
+
+    def _at(self, pointer: str, rc: tuple[int, int]) -> None:
+        """Where ``pointer`` was read: the cell named in the Source, and kept as (row, col)."""
+        self.cells[pointer] = self._cell(rc)
+        self.cell_of[pointer] = rc
 
     def _value_beside(self, rc: tuple[int, int]) -> tuple[int, int] | None:
         """The value of the label at ``rc``: the next cell right (within reach), else below."""
@@ -241,7 +276,7 @@ class _SheetRead:
                 put(self.doc, f"/terrain/{key}", grade)
         else:
             put(self.doc, fspec.target, value)
-        self.cells[fspec.target] = self._cell(rc)
+        self._at(fspec.target, rc)
         self.done.add(fspec.target)
         return True
 
@@ -272,7 +307,7 @@ class _SheetRead:
         if not items:
             return False
         put(self.doc, fspec.target, items)
-        self.cells[fspec.target] = self._cell(taken[0])
+        self._at(fspec.target, taken[0])
         self.used.update([rc, *taken])
         self.done.add(fspec.target)
         return True
@@ -331,7 +366,7 @@ class _SheetRead:
             if rows:
                 put(self.doc, table.pointer, rows)
                 self.done.add(table.pointer)
-                self.cells[table.pointer] = self._cell((r, columns[table.anchor]))
+                self._at(table.pointer, (r, columns[table.anchor]))
             return
 
     def _header(self, table: TableSpec, r: int) -> dict[str, int] | None:
@@ -361,7 +396,7 @@ class _SheetRead:
         if value is None:
             return
         self.used.add(rc)
-        self.cells[pointer] = self._cell(rc)
+        self._at(pointer, rc)
         if col.kind == "range":
             lo, hi, post = value
             item["range"] = hi
@@ -421,6 +456,15 @@ class _SheetRead:
             self.findings.append(Finding("LEGACY_VALUE_UNREAD", pointer,
                                          {"value": str(raw)[:40], "kind_ja": ja, "kind_en": en}, self._cell(rc)))
         return value
+
+
+def _resolve(doc: Any, pointer: str) -> Any:
+    node = doc
+    for part in pointer.strip("/").split("/"):
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
 
 
 def _glued_or_level(text: str) -> tuple[str, int] | None:

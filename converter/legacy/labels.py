@@ -61,6 +61,15 @@ class SystemLabels:
     detect: dict[str, float]  # label key → weight
     min_score: float
     lists: dict[str, dict[str, Any]]  # list id → label key or value key → document value
+    # compound labels: (field, its unit's keys, its words' keys)
+    compound: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = ()
+
+    def compound_field(self, key: str) -> str | None:
+        """The field a label no field has is made of (「使用ＵＰ総計」: /declared_total): the unit
+        once and only that field's words; None when no field, or more than one, fits."""
+        fits = {target for target, units, words in self.compound
+                if any(key.count(u) == 1 and _segments(key.replace(u, "", 1), words) for u in units)}
+        return fits.pop() if len(fits) == 1 else None
 
     @property
     def all_keys(self) -> frozenset[str]:
@@ -115,7 +124,19 @@ def system_labels(system: str) -> SystemLabels:
                 if key:
                     table.setdefault(key, value)
         lists[list_id] = table
-    return SystemLabels(system, tuple(fields), tables, detect, float(data["detect"]["min_score"]), lists)
+    compound = tuple((target, frozenset(label_key(u) for u in spec["unit"]),
+                      frozenset(label_key(w) for w in spec["words"]))
+                     for target, spec in data.get("compound", {}).items())
+    return SystemLabels(system, tuple(fields), tables, detect, float(data["detect"]["min_score"]), lists,
+                        compound)
+
+
+def _segments(text: str, words: frozenset[str]) -> bool:
+    """Whether ``text`` is one or more of ``words`` one after another."""
+    ok = [True] + [False] * len(text)
+    for end in range(1, len(text) + 1):
+        ok[end] = any(ok[start] and text[start:end] in words for start in range(max(0, end - 8), end))
+    return bool(text) and ok[-1]
 
 
 def with_labels(spec: SystemLabels, extra: dict[str, tuple[str, ...]]) -> SystemLabels:

@@ -108,7 +108,7 @@ class _SheetRead:
         self.spec = spec
         self.profile = profile
         self.labels = spec.all_keys
-        self.keys = {rc: label_key(v) for rc, v in grid.cells.items() if isinstance(v, str)}
+        self.keys = {rc: self._key(v) for rc, v in grid.cells.items() if isinstance(v, str)}
         self.by_key: dict[str, list[tuple[int, int]]] = {}
         self.row_keys: dict[int, list[tuple[int, str]]] = {}  # row → (column, label key), left to right
         for rc in sorted(self.keys):
@@ -126,6 +126,15 @@ class _SheetRead:
         self.findings: list[Finding] = []
         self.done: set[str] = set()  # pointers already read
         self.guessed: dict[str, float] = {}
+
+    def _key(self, value: str) -> str:
+        """A cell's label key; a compound label (「使用ＵＰ総計」) as its field's first label."""
+        key = label_key(value)
+        if key in self.labels or not self.spec.compound or len(key) > 16:
+            return key
+        target = self.spec.compound_field(key)
+        fspec = next((f for f in self.spec.fields if f.target == target), None)
+        return min(fspec.labels) if fspec is not None and fspec.labels else key
 
     def _label_then_text(self, value: str) -> tuple[str, str] | None:
         """「機体名 試作機21号」: one of this system's labels, a space, then text. Only a known
@@ -257,6 +266,8 @@ class _SheetRead:
                 if self._list(fspec, rc):
                     break
                 continue
+            if fspec.kind in ("movement", "terrain") and self._mark_grid(fspec, rc):
+                break
             at = self._value_beside(rc)
             if at is not None and self._store(fspec, self.grid.cells[at], at):
                 self.used.update((rc, at))
@@ -278,6 +289,42 @@ class _SheetRead:
             put(self.doc, fspec.target, value)
         self._at(fspec.target, rc)
         self.done.add(fspec.target)
+        return True
+
+    def _mark_grid(self, fspec: LabelSpec, rc: tuple[int, int]) -> bool:
+        """空 陸 海 宇 beside the label with a mark (○ ◯ 〇 ● ✓ / × ー) or a grade under each:
+        the terrains marked, or each one's grade. The headings are never the value."""
+        r, c = rc
+        heads: list[tuple[tuple[int, int], str]] = []
+        for cc in range(c + 1, c + 2 + RIGHT_REACH):
+            text = notation.norm(self.grid.cells.get((r, cc), "")).replace("宇宙", "宇")
+            key = next((k for k, mark in _TERRAINS if text == mark), None)
+            if key is not None:
+                heads.append(((r, cc), key))
+            elif heads or (r, cc) in self.grid.cells:
+                break
+        if len(heads) < 2:
+            return False
+        under = self.grid.next_row(r)
+        marks = [((under, cc), key) for (_, cc), key in heads if (under, cc) in self.grid.cells]
+        if not marks:
+            return False
+        if fspec.kind == "movement":
+            seen = [(at, key, notation.parse_bool(self.grid.cells[at])) for at, key in marks]
+            if any(v is None for _, _, v in seen):
+                return False
+            value: Any = [key for _, key, v in seen if v]
+        else:
+            grades = {key: notation.norm(self.grid.cells[at]).upper() for at, key in marks}
+            if not all(re.fullmatch(_GRADE, g) for g in grades.values()):
+                return False
+            value = {key: _grade(g) for key, g in grades.items()}
+        if not value:
+            return False
+        put(self.doc, fspec.target, value)
+        self._at(fspec.target, marks[0][0])
+        self.done.add(fspec.target)
+        self.used.update([rc, *(at for at, _ in heads), *(at for at, _ in marks)])
         return True
 
     def _list(self, fspec: LabelSpec, rc: tuple[int, int]) -> bool:

@@ -194,11 +194,19 @@ class _SheetRead:
         is read by its labels."""
         fields = {f.target: f for f in self.spec.fields}
         for pointer, rc in profile.cells.items():
-            if rc not in self.grid.cells:
-                continue
+            # A pinned cell is that field's only source: empty or unreadable is an error, never
+            # a fallback to another cell's value.
+            self.done.add(pointer)
             fspec = fields.get(pointer) or LabelSpec(pointer, "text", frozenset())
-            if self._store(fspec, self.grid.cells[rc], rc):
+            if rc not in self.grid.cells:
+                self.findings.append(Finding("PROFILE_CELL_UNREAD", pointer, {"field": pointer, "value": ""},
+                                             self._cell(rc)))
+            elif self._store(fspec, self.grid.cells[rc], rc):
                 self.used.add(rc)
+            else:
+                self.findings.append(Finding("PROFILE_CELL_UNREAD", pointer,
+                                             {"field": pointer, "value": str(self.grid.cells[rc])[:40]},
+                                             self._cell(rc)))
         tables = {t.pointer: t for t in self.spec.tables}
         for pointer, ((r1, c1, r2, c2), keys) in profile.ranges.items():
             table = tables.get(pointer)

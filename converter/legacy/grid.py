@@ -32,6 +32,8 @@ class Grid:
     # row → the row that stands under it when not the next one (a roster's header over one
     # character's row)
     below: dict[int, int] = field(default_factory=dict)
+    # rows of a roster no character was read from (values under the header, no name): said, not dropped
+    unread_rows: list[int] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         return bool(self.cells)

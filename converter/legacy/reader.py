@@ -156,10 +156,38 @@ class _SheetRead:
             if fspec.target not in self.done:
                 self._field(fspec)
         taken = self._hidden() if self.grid.hidden else set()
+        if self.grid.unread_rows:
+            rows = [r + 1 for r in self.grid.unread_rows]
+            self.findings.append(Finding("LEGACY_ROSTER_ROW_UNREAD", "/extra/import/unmapped",
+                                         {"rows": ", ".join(map(str, rows)), "count": len(rows)},
+                                         self._cell((self.grid.unread_rows[0], 0))))
         unmapped = {address(r, c): v for (r, c), v in sorted({**self.grid.cells, **self.grid.hidden}.items())
                     if (r, c) not in self.used and (r, c) not in taken}
+        self._total_honest(unmapped)
         return Imported(self.spec.system, self.grid.sheet, self.doc, self.cells, self.findings, unmapped,
                         self.guessed)
+
+    def _total_honest(self, unmapped: dict[str, Any]) -> None:
+        """A written total is compared only when every priced line was read: when a value could
+        not be read, or a cell on a table's line was left over, the total is kept (in
+        ``unmapped``, at its cell) with a finding naming the lines missing, instead of an advice
+        to "correct it to N" computed without them."""
+        if "/declared_total" not in self.done:
+            return
+        unpriced = {"/name", "/pilot", "/player", "/notes", "/declared_total", IDENTITY.get(self.spec.system)}
+        gaps = [f.cell.split("!")[-1] for f in self.findings
+                if f.code == "LEGACY_VALUE_UNREAD" and f.pointer not in unpriced and not f.pointer.endswith("/notes")]
+        line_rows = {rc[0] for pointer, rc in self.cell_of.items() if re.search(r"/\d+/", pointer)}
+        gaps += [a1 for a1 in unmapped if _row_of(a1) in line_rows]
+        if not gaps:
+            return
+        rc = self.cell_of.pop("/declared_total")
+        self.cells.pop("/declared_total", None)
+        self.done.discard("/declared_total")
+        value = self.doc.pop("declared_total")
+        unmapped[address(*rc)] = self.grid.cells.get(rc, value)
+        self.findings.append(Finding("LEGACY_TOTAL_NOT_COMPARED", "/extra/import/unmapped",
+                                     {"total": value, "lines": ", ".join(dict.fromkeys(gaps))}, self._cell(rc)))
 
     def _hidden(self) -> set[tuple[int, int]]:
         """Fields no shown cell holds, read from the sheet with its hidden rows and columns
@@ -513,6 +541,11 @@ class _SheetRead:
         return value
 
 
+def _row_of(a1: str) -> int:
+    """The zero-based row of an A1 address."""
+    return int(a1.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) - 1
+
+
 def _resolve(doc: Any, pointer: str) -> Any:
     node = doc
     for part in pointer.strip("/").split("/"):
@@ -662,6 +695,11 @@ def _roster(grid: Grid, spec: SystemLabels, identity: LabelSpec) -> list[Grid]:
         if len(rows) < 2:
             continue
         header = {rc: x for rc, x in grid.cells.items() if rc[0] == r}
+        columns = {cc for _, cc in header}
+        unread = []  # rows on under the names holding values in the header's columns, no name
+        while any((rr, cc) in grid.cells for cc in columns) and (rr, c) not in grid.cells:
+            unread.append(rr)
+            rr = grid.next_row(rr)
         parts = []
         for k, row in enumerate(rows):
             part = Grid(grid.sheet, merged=list(grid.merged) if k == 0 else [], below={r: row},
@@ -671,6 +709,7 @@ def _roster(grid: Grid, spec: SystemLabels, identity: LabelSpec) -> list[Grid]:
             if k == 0:  # what is neither header nor a character's row
                 part.cells.update({rc: x for rc, x in grid.cells.items() if rc[0] != r and rc[0] not in rows})
                 part.hidden.update(grid.hidden)
+                part.unread_rows = unread
             parts.append(part)
         return parts
     return []

@@ -133,6 +133,8 @@ def hidden_rows_cols(path: Path) -> dict[str, tuple[set[int], set[int]]]:
     """Each sheet's hidden rows and columns (zero-based) of an .xlsx/.xlsm, which python-calamine
     does not say; {} for other formats, or when the package cannot be read (calamine then says
     why)."""
+    if path.suffix.lower() == ".ods":
+        return _hidden_ods(path)
     if path.suffix.lower() not in (".xlsx", ".xlsm"):
         return {}
     from ..io.xlsx_package import open_package, parse_xml
@@ -165,6 +167,50 @@ def hidden_rows_cols(path: Path) -> dict[str, tuple[set[int], set[int]]]:
     finally:
         package.close()
     return out
+
+
+#: rows or columns of one repeated hidden run recorded (a hidden run to the sheet's end is empty)
+_REPEAT_CAP = 4096
+
+
+def _hidden_ods(path: Path) -> dict[str, tuple[set[int], set[int]]]:
+    """An .ods's hidden (collapsed or filtered) rows and columns, sheet by sheet, from
+    content.xml, counting repeated rows and columns as LibreOffice writes them."""
+    import zipfile
+
+    from ..io.xlsx_package import parse_xml, read_capped
+
+    out: dict[str, tuple[set[int], set[int]]] = {}
+    state: dict[str, Any] = {"sheet": None, "row": 0, "col": 0, "depth": 0}
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        plain = {k.rsplit("}", 1)[-1]: v for k, v in attrs.items()}
+        if tag == "table":
+            state["depth"] += 1
+            if state["depth"] == 1:
+                state.update(sheet=plain.get("name", ""), row=0, col=0)
+                out.setdefault(state["sheet"], (set(), set()))
+            return
+        if state["depth"] != 1 or tag not in ("table-row", "table-column"):
+            return
+        repeat = plain.get("number-rows-repeated" if tag == "table-row" else "number-columns-repeated", "1")
+        count = int(repeat) if repeat.isdigit() else 1
+        key = "row" if tag == "table-row" else "col"
+        if plain.get("visibility") in ("collapse", "filter"):
+            out[state["sheet"]][0 if key == "row" else 1].update(
+                range(state[key], state[key] + min(count, _REPEAT_CAP)))
+        state[key] += count
+
+    def end(tag: str) -> None:
+        if tag == "table":
+            state["depth"] -= 1
+
+    try:
+        with zipfile.ZipFile(path) as zf:
+            parse_xml(read_capped(zf, "content.xml", path), path, "content.xml", start, end)
+    except (InputError, zipfile.BadZipFile, OSError, ValueError):
+        return {}
+    return {k: v for k, v in out.items() if v[0] or v[1]}
 
 
 def _reason(exc: Exception) -> str:

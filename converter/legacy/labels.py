@@ -123,6 +123,9 @@ def system_labels(system: str) -> SystemLabels:
             for key in (label_key(str(label)), label_key(str(value))):
                 if key:
                     table.setdefault(key, value)
+        for word, value in data.get("values", {}).get(list_id, {}).items():
+            if label_key(word):
+                table.setdefault(label_key(word), value)
         lists[list_id] = table
     compound = tuple((target, frozenset(label_key(u) for u in spec["unit"]),
                       frozenset(label_key(w) for w in spec["words"]))

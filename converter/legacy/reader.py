@@ -333,16 +333,22 @@ class _SheetRead:
         r, c = rc
         heads: list[tuple[tuple[int, int], str]] = []
         for cc in range(c + 1, c + 2 + RIGHT_REACH):
-            text = notation.norm(self.grid.cells.get((r, cc), "")).replace("宇宙", "宇")
-            key = next((k for k, mark in _TERRAINS if text == mark), None)
+            key = self._terrain_heading((r, cc))
             if key is not None:
                 heads.append(((r, cc), key))
             elif heads or (r, cc) in self.grid.cells:
                 break
-        if len(heads) < 2:
-            return False
-        under = self.grid.next_row(r)
-        marks = [((under, cc), key) for (_, cc), key in heads if (under, cc) in self.grid.cells]
+        if len(heads) >= 2:  # 空 陸 海 宇 in a row, the marks under them
+            under = self.grid.next_row(r)
+            marks = [((under, cc), key) for (_, cc), key in heads if (under, cc) in self.grid.cells]
+        else:  # 空 陸 海 宇 down a column beside the label, each mark right of its heading
+            heads, rr = [], r
+            while (key := self._terrain_heading((rr, c + 1))) is not None:
+                heads.append(((rr, c + 1), key))
+                rr = self.grid.next_row(rr)
+            if len(heads) < 2:
+                return False
+            marks = [((hr, c + 2), key) for (hr, _), key in heads if (hr, c + 2) in self.grid.cells]
         if not marks:
             return False
         if fspec.kind == "movement":
@@ -362,6 +368,11 @@ class _SheetRead:
         self.done.add(fspec.target)
         self.used.update([rc, *(at for at, _ in heads), *(at for at, _ in marks)])
         return True
+
+    def _terrain_heading(self, rc: tuple[int, int]) -> str | None:
+        """The terrain a cell heads (空 陸 海 宇 or 宇宙), if it holds nothing else."""
+        text = notation.norm(self.grid.cells.get(rc, "")).replace("宇宙", "宇")
+        return next((k for k, mark in _TERRAINS if text == mark), None)
 
     def _list(self, fspec: LabelSpec, rc: tuple[int, int]) -> bool:
         """A list written beside or under its label: each cell, or each part of one cell."""

@@ -67,9 +67,7 @@ class SystemLabels:
     def compound_field(self, key: str) -> str | None:
         """The field a label no field has is made of (「使用ＵＰ総計」: /declared_total): the unit
         once and only that field's words; None when no field, or more than one, fits."""
-        fits = {target for target, units, words in self.compound
-                if any(key.count(u) == 1 and _segments(key.replace(u, "", 1), words) for u in units)}
-        return fits.pop() if len(fits) == 1 else None
+        return _compound_field(self.compound, key) if self.compound else None
 
     @property
     def all_keys(self) -> frozenset[str]:
@@ -132,6 +130,14 @@ def system_labels(system: str) -> SystemLabels:
                      for target, spec in data.get("compound", {}).items())
     return SystemLabels(system, tuple(fields), tables, detect, float(data["detect"]["min_score"]), lists,
                         compound)
+
+
+@lru_cache(maxsize=4096)
+def _compound_field(compound: tuple[tuple[str, frozenset[str], frozenset[str]], ...], key: str) -> str | None:
+    """Remembered (a pure function): every text cell of every sheet that is no label is asked."""
+    fits = {target for target, units, words in compound
+            if any(key.count(u) == 1 and _segments(key.replace(u, "", 1), words) for u in units)}
+    return fits.pop() if len(fits) == 1 else None
 
 
 def _segments(text: str, words: frozenset[str]) -> bool:

@@ -35,8 +35,10 @@ def test_no_value_wrong_without_a_finding(scores) -> None:
 
 
 def test_nothing_silently_lost_nor_misplaced(scores) -> None:
-    """A value not read is kept in extra or named by a finding; none lands in another character."""
+    """A value not read is kept in extra or named by a finding; none lands in another character;
+    no file of the corpus is refused."""
     assert [x for s in scores for x in s.lost] == []
+    assert [x for s in scores for x in s.refused] == []
     assert [x for s in scores for x in s.misplaced] == []
 
 

@@ -86,6 +86,7 @@ class Score:
     lost: list[str] = field(default_factory=list)  # absent, its cell neither kept nor named
     kept: list[str] = field(default_factory=list)  # absent, its cell kept in extra or named by a finding
     misplaced: list[str] = field(default_factory=list)  # absent, found in another document
+    refused: list[str] = field(default_factory=list)  # absent, its file reported not imported at all
     documents: tuple[int, int] = (0, 0)  # (expected, imported)
 
 
@@ -134,6 +135,8 @@ def score(path: Path, sources: list[Any]) -> Score:
                 result.misplaced.append(where)
             elif any(_kept(o, cell) for o in docs):
                 result.kept.append(where)
+            elif not docs and sources:  # the file is reported unimported (LEGACY_NO_SYSTEM, ...)
+                result.refused.append(where)
             else:
                 result.lost.append(where)
     return result
@@ -175,14 +178,15 @@ def figures(scores: list[Score]) -> str:
     classes: dict[str, list[Score]] = {}
     for s in scores:
         classes.setdefault(s.klass, []).append(s)
-    lines = ["| class | layouts | fields | right | wrong (no finding) | flagged | kept | misplaced | lost |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| class | layouts | fields | right | wrong (no finding) | flagged | kept | refused | misplaced | lost |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for name, group in [*classes.items(), ("all", scores)]:
         n = sum(s.fields for s in group)
         right = sum(s.right for s in group)
         lines.append(f"| {name} | {len(group)} | {n} | {right} ({100 * right / n:.1f} %) | "
                      f"{sum(len(s.wrong) for s in group)} | {sum(len(s.flagged) for s in group)} | "
-                     f"{sum(len(s.kept) for s in group)} | {sum(len(s.misplaced) for s in group)} | "
+                     f"{sum(len(s.kept) for s in group)} | {sum(len(s.refused) for s in group)} | "
+                     f"{sum(len(s.misplaced) for s in group)} | "
                      f"{sum(len(s.lost) for s in group)} |")
     docs = sum(s.documents[0] for s in scores), sum(min(s.documents) for s in scores)
     lines.append(f"\ndocuments: {docs[0]} expected, {docs[1]} imported")
@@ -198,6 +202,6 @@ if __name__ == "__main__":
     print(figures(got))
     if "-v" in sys.argv:
         for s in got:
-            for kind in ("wrong", "flagged", "misplaced", "lost", "kept"):
+            for kind in ("wrong", "flagged", "misplaced", "lost", "refused", "kept"):
                 for item in getattr(s, kind):
                     print(kind, item)

@@ -688,13 +688,16 @@ def _regions(grid: Grid, spec: SystemLabels) -> list[Grid]:
 
 def _roster(grid: Grid, spec: SystemLabels, identity: LabelSpec) -> list[Grid]:
     """A roster (one row per character: a header row holding the name label and two more
-    fields' labels, names under it): one region per row, each the header with that row under it.
-    Cells above or beside the roster stay with the first."""
+    fields' labels, names under it): one region per row, each the header with that row under it
+    (and that row's hidden cells). Cells above or beside the roster stay with the first."""
     owner = {key: f.target for f in spec.fields for key in f.labels}
+    by_row: dict[int, dict[tuple[int, int], Any]] = {}
+    for rc, x in grid.cells.items():
+        by_row.setdefault(rc[0], {})[rc] = x
     for (r, c), v in sorted(grid.cells.items()):
         if not isinstance(v, str) or label_key(v) not in identity.labels:
             continue
-        fields = {owner.get(label_key(x)) for (rr, _), x in grid.cells.items() if rr == r and isinstance(x, str)}
+        fields = {owner.get(label_key(x)) for x in by_row[r].values() if isinstance(x, str)}
         fields.discard(None)
         if len(fields) < 3:
             continue
@@ -705,21 +708,25 @@ def _roster(grid: Grid, spec: SystemLabels, identity: LabelSpec) -> list[Grid]:
             rr = grid.next_row(rr)
         if len(rows) < 2:
             continue
-        header = {rc: x for rc, x in grid.cells.items() if rc[0] == r}
+        header = by_row[r]
         columns = {cc for _, cc in header}
         unread = []  # rows on under the names holding values in the header's columns, no name
-        while any((rr, cc) in grid.cells for cc in columns) and (rr, c) not in grid.cells:
+        while (rr, c) not in grid.cells and any((rr, cc) in grid.cells for cc in columns):
             unread.append(rr)
             rr = grid.next_row(rr)
+        taken = {r, *rows}
+        hidden_by_row: dict[int, dict[tuple[int, int], Any]] = {}
+        for rc, x in grid.hidden.items():
+            hidden_by_row.setdefault(rc[0] if rc[0] in taken else -1, {})[rc] = x
         parts = []
         for k, row in enumerate(rows):
-            part = Grid(grid.sheet, merged=list(grid.merged) if k == 0 else [], below={r: row},
-                        hidden_rows=set(grid.hidden_rows))
-            part.cells.update(header)
-            part.cells.update({rc: x for rc, x in grid.cells.items() if rc[0] == row})
+            part = Grid(grid.sheet, {**header, **by_row[row]}, list(grid.merged) if k == 0 else [],
+                        {**hidden_by_row.get(r, {}), **hidden_by_row.get(row, {})}, grid.hidden_rows, {r: row})
             if k == 0:  # what is neither header nor a character's row
-                part.cells.update({rc: x for rc, x in grid.cells.items() if rc[0] != r and rc[0] not in rows})
-                part.hidden.update(grid.hidden)
+                for other, cells in by_row.items():
+                    if other not in taken:
+                        part.cells.update(cells)
+                part.hidden.update(hidden_by_row.get(-1, {}))
                 part.unread_rows = unread
             parts.append(part)
         return parts

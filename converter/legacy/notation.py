@@ -13,8 +13,9 @@ Notations, as written in sheets:
   「ー２０」, 「2Dー1」; 「パワー3」 keeps it); △ ▲ leading a number are a minus (Japanese
   bookkeeping: 「△20」 is −20); spaces collapsed to one.
 - ``parse_int``: 「1,364」 1364, 「１３６４」, 「＋１０」 10, 「−20」 / 「△20」 / 「▲20」 -20,
-  「1200 UP」, 「50点」, 「30pt」, 「250（改修後）」 250, 「12.0」 12 (「12.5」 is not an int).
-- ``parse_number``: as parse_int, and 「12.5」 12.5; an integral value is an int.
+  「1200 UP」, 「50点」, 「30pt」, 「7マス」, 「250（改修後）」 250, 「12.0」 12 (「12.5」 is not an int),
+  「±0」 0.
+- ``parse_number``: as parse_int, and 「12.5」 12.5, 「8.5t」 8.5; an integral value is an int.
 - ``parse_percent``: 「＋１０％」 10, 「-30%」 -30, 「10」 10, 「−５０％」 -50; an Excel percent
   cell's 0.1 is 10.
 - ``parse_dice`` / ``parse_dice_full``: 「２Ｄ＋１５」 (2, 15), 「2D10+15」 (2, 15) / (2, 10, 15),

@@ -32,7 +32,10 @@ _SPLIT_LIST = re.compile(r"[、,，;；\n]+|\s{2,}")
 # (「知識／戦術2」 is one skill, 「ミナト・ハル」 one name)
 _SPLIT_LEVELS = re.compile(r"[／/・･]")
 _BANDS = ("cr", "sr", "mr", "lr")
-_GLUED_LEVEL = re.compile(r"(.*[^\d０-９\s])\s*([\d０-９]{1,2})")
+# 「操縦3」, 「操縦レベル3」, 「操縦3レベル」, 「操縦３Ｌｖ」, 「操縦+3」: a level glued to its name, with
+# an optional level word before or after it
+_LEVEL_WORD = "(?:レベル|[LlＬｌ][VvＶｖ][.．]?)"
+_GLUED_LEVEL = re.compile(rf"(.*?[^\d０-９\s+＋])\s*{_LEVEL_WORD}?\s*[+＋]?\s*([\d０-９]{{1,2}})\s*{_LEVEL_WORD}?")
 
 
 @dataclass
@@ -421,11 +424,9 @@ class _SheetRead:
         if level is None:
             # Under a skills label, 「操縦3」 is a skill and its level (parse_level alone reads
             # digits glued to a name as part of it: 「ガンダム2」).
-            glued = _GLUED_LEVEL.fullmatch(text.strip())
-            glued_level = notation.parse_int(glued.group(2)) if glued is not None else None
-            if glued is None or glued_level is None:
+            level = _glued_or_level(text)
+            if level is None:
                 return None
-            level = glued.group(1), glued_level
             self.guessed[fspec.target] = min(self.guessed.get(fspec.target, 1.0), GLUED_LEVEL)
         name, lv = level
         if fspec.list_id:

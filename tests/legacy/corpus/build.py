@@ -10,6 +10,7 @@ A layout file::
     hidden_cols = ["C"]
     merged = ["A1:C1"]
     system = "pp"                    # given as --system (default: detected)
+    profile = "profiles/x.toml"      # read with this layout profile
     [cells]
     A1 = "名前"
     [sheets."二枚目".cells]          # more sheets
@@ -163,12 +164,14 @@ def _kept(source: Any, cell: str) -> bool:
 
 def run(tmp: Path) -> list[Score]:
     """Every layout written, imported (read_import, as ``mechasheet import`` reads it) and scored."""
+    from converter.legacy.profile import load_profile
     from converter.legacy.sources import read_import
 
     scores = []
     for path in layouts():
         spec = load(path)
-        sources = [s for s, _ in read_import(workbook(path, tmp), spec.get("system"))]
+        profile = load_profile(HERE / spec["profile"]) if "profile" in spec else None
+        sources = [s for s, _ in read_import(workbook(path, tmp), spec.get("system"), profile)]
         scores.append(score(path, sources))
     return scores
 

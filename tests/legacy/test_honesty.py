@@ -69,3 +69,13 @@ def test_roster_rows_without_a_name_are_an_error(tmp_path) -> None:
     (error,) = [f for f in check_source(got[0]).findings if f.code == "LEGACY_ROSTER_ROW_UNREAD"]
     assert error.params["rows"] == "4" and error.level.value == "error"
     assert got[0].document["extra"]["import"]["unmapped"]["C4"] == 4
+
+
+def test_system_named_against_the_labels_is_warned(tmp_path) -> None:
+    """--system up on a pp sheet reads it as named, with a warning naming the system its labels say."""
+    path = _pp_sheet(tmp_path / "e.xlsx", SKILLS, 50)
+    ((source, _),) = read_import(path, "up")
+    (warning,) = [f for f in source.findings if f.code == "LEGACY_SYSTEM_OVERRIDDEN"]
+    assert warning.params == {"sheet": "PC", "given": "up", "detected": "pp"}
+    ((same, _),) = read_import(path, "pp")
+    assert not [f for f in same.findings if f.code == "LEGACY_SYSTEM_OVERRIDDEN"]

@@ -15,6 +15,7 @@ from typing import Any, Iterable
 
 from ..core.findings import Finding
 from ..core.pointers import put
+from ..io.xlsx_package import column_index
 from . import notation
 from .grid import Grid, address
 from .labels import LabelSpec, SystemLabels, TableSpec, kind_words, label_key, system_labels, with_labels
@@ -126,6 +127,7 @@ class _SheetRead:
         self.doc: dict[str, Any] = {"system": spec.system, "format": 1}
         self.cells: dict[str, str] = {}
         self.cell_of: dict[str, tuple[int, int]] = {}  # pointer → the cell it was read from
+        self.ends: list[tuple[int, set[int]]] = []  # each table read: the row that ended it, its columns
         self.findings: list[Finding] = []
         self.done: set[str] = set()  # pointers already read
         self.guessed: dict[str, float] = {}
@@ -180,8 +182,10 @@ class _SheetRead:
         unpriced = {"/name", "/pilot", "/player", "/notes", "/declared_total", IDENTITY.get(self.spec.system)}
         gaps = [f.cell.split("!")[-1] for f in self.findings
                 if f.code == "LEGACY_VALUE_UNREAD" and f.pointer not in unpriced and not f.pointer.endswith("/notes")]
-        line_rows = {rc[0] for pointer, rc in self.cell_of.items() if re.search(r"/\d+/", pointer)}
-        gaps += [a1 for a1 in unmapped if _row_of(a1) in line_rows]
+        # a line that ended a table without being read (a weapon whose kind was in no column the
+        # labels know, a row of a table written on after a stray label)
+        ends = {(row, col) for row, columns in self.ends for col in columns}
+        gaps += [a1 for a1 in unmapped if (_row_of(a1), _col_of(a1)) in ends]
         if not gaps:
             return
         rc = self.cell_of.pop("/declared_total")
@@ -229,15 +233,15 @@ class _SheetRead:
             # a fallback to another cell's value.
             self.done.add(pointer)
             fspec = fields.get(pointer) or LabelSpec(pointer, "text", frozenset())
-            if rc not in self.grid.cells:
+            raw = self.grid.cells.get(rc, self.grid.hidden.get(rc))  # named, so read even if hidden
+            if raw is None:
                 self.findings.append(Finding("PROFILE_CELL_UNREAD", pointer, {"field": pointer, "value": ""},
                                              self._cell(rc)))
-            elif self._store(fspec, self.grid.cells[rc], rc):
+            elif self._store(fspec, raw, rc):
                 self.used.add(rc)
             else:
                 self.findings.append(Finding("PROFILE_CELL_UNREAD", pointer,
-                                             {"field": pointer, "value": str(self.grid.cells[rc])[:40]},
-                                             self._cell(rc)))
+                                             {"field": pointer, "value": str(raw)[:40]}, self._cell(rc)))
         tables = {t.pointer: t for t in self.spec.tables}
         for pointer, ((r1, c1, r2, c2), keys) in profile.ranges.items():
             table = tables.get(pointer)
@@ -457,8 +461,9 @@ class _SheetRead:
                     self._column(col, self.grid.cells[rc], item, at, rc, self.keys[(r, columns[key])])
                 if item:
                     rows.append(item)
-                rr += 1
+                rr = self.grid.next_row(rr)
             if rows:
+                self.ends.append((rr, set(columns.values())))
                 put(self.doc, table.pointer, rows)
                 self.done.add(table.pointer)
                 self._at(table.pointer, (r, columns[table.anchor]))
@@ -556,6 +561,11 @@ class _SheetRead:
 def _row_of(a1: str) -> int:
     """The zero-based row of an A1 address."""
     return int(a1.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) - 1
+
+
+def _col_of(a1: str) -> int:
+    """The zero-based column of an A1 address."""
+    return column_index(a1.rstrip("0123456789"))
 
 
 def _resolve(doc: Any, pointer: str) -> Any:

@@ -52,3 +52,20 @@ def test_a_pinned_cell_that_cannot_be_read_is_an_error_not_a_fallback(tmp_path) 
     unread = [(f.code, f.cell) for f in source.findings if f.code == "PROFILE_CELL_UNREAD"]
     assert unread == [("PROFILE_CELL_UNREAD", "PC!B5"), ("PROFILE_CELL_UNREAD", "PC!B6")]
     assert source.document["extra"]["import"]["unmapped"]["B2"] == 4
+
+
+def test_a_pinned_cell_is_read_even_when_hidden(tmp_path) -> None:
+    """A profile names its cell: a hidden column's cell is read, and is no leftover."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "PC"
+    for a1, value in {"B1": "ユウ", "A2": "肉体", "C2": 4, "A3": "反応", "C3": 3, "A4": "感覚", "C4": 2}.items():
+        sheet[a1] = value
+    sheet.column_dimensions["B"].hidden = True
+    book.save(tmp_path / "pc.xlsx")
+    path = tmp_path / "p.toml"
+    path.write_text('system = "pp"\n[cells]\n"/name" = "B1"\n', encoding="utf-8")
+    ((source, _),) = read_import(tmp_path / "pc.xlsx", profile=load_profile(path))
+    assert source.document["name"] == "ユウ" and source.document["attributes"]["body"] == 4
+    assert "B1" not in source.document["extra"]["import"].get("unmapped", {})
+    assert not [f for f in source.findings if f.code in ("PROFILE_CELL_UNREAD", "LEGACY_HIDDEN_READ")]

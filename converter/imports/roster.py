@@ -57,9 +57,36 @@ def write_roster(frame: "pandas.DataFrame", outdir: Path, *, force: bool = False
     from ..io.files import Inputs, write_atomic
 
     inputs = inputs if isinstance(inputs, Inputs) else Inputs(inputs)
-    csv = write_atomic(outdir / "roster.csv", frame.to_csv(index=False).encode("utf-8-sig"), force=force,
-                       inputs=inputs)
+    csv = write_atomic(outdir / "roster.csv", csv_bytes(frame), force=force, inputs=inputs)
     return [csv, write_atomic(outdir / "roster.xlsx", frames_xlsx([("roster", frame)]), force=force, inputs=inputs)]
+
+
+#: what a spreadsheet opening a CSV reads as the start of a formula (OWASP, CSV injection): = + - @,
+#: and the tab and carriage return some spreadsheets skip before one
+FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutral(value: Any) -> Any:
+    """``value`` as a CSV cell no spreadsheet runs: text starting like a formula gets a leading
+    ``'`` (OWASP's advice: the player named 「=HYPERLINK(…)」 stays a name); numbers, whose minus
+    is their sign, are written as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_LEADS):
+        return "'" + value
+    return value
+
+
+def csv_bytes(frame: "pandas.DataFrame") -> bytes:
+    """``frame`` as CSV (UTF-8 with a BOM), every text cell :func:`neutral`: the one way the
+    project writes a CSV."""
+    from pandas.api.types import is_numeric_dtype
+
+    safe = frame.copy()
+    for column in safe.columns:
+        if not is_numeric_dtype(safe[column]):
+            safe[column] = safe[column].map(neutral).astype(object)
+    safe.columns = [neutral(str(c)) for c in safe.columns]
+    # CRLF, as RFC 4180 says: a cell holding a lone CR is then quoted, never a row break
+    return safe.to_csv(index=False, lineterminator="\r\n").encode("utf-8-sig")
 
 
 def frames_xlsx(sheets: Sequence[tuple[str, "pandas.DataFrame"]], *,

@@ -61,6 +61,13 @@ class SystemLabels:
     detect: dict[str, float]  # label key → weight
     min_score: float
     lists: dict[str, dict[str, Any]]  # list id → label key or value key → document value
+    # compound labels: (field, its unit's keys, its words' keys)
+    compound: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = ()
+
+    def compound_field(self, key: str) -> str | None:
+        """The field a label no field has is made of (「使用ＵＰ総計」: /declared_total): the unit
+        once and only that field's words; None when no field, or more than one, fits."""
+        return _compound_field(self.compound, key) if self.compound else None
 
     @property
     def all_keys(self) -> frozenset[str]:
@@ -114,8 +121,31 @@ def system_labels(system: str) -> SystemLabels:
             for key in (label_key(str(label)), label_key(str(value))):
                 if key:
                     table.setdefault(key, value)
+        for word, value in data.get("values", {}).get(list_id, {}).items():
+            if label_key(word):
+                table.setdefault(label_key(word), value)
         lists[list_id] = table
-    return SystemLabels(system, tuple(fields), tables, detect, float(data["detect"]["min_score"]), lists)
+    compound = tuple((target, frozenset(label_key(u) for u in spec["unit"]),
+                      frozenset(label_key(w) for w in spec["words"]))
+                     for target, spec in data.get("compound", {}).items())
+    return SystemLabels(system, tuple(fields), tables, detect, float(data["detect"]["min_score"]), lists,
+                        compound)
+
+
+@lru_cache(maxsize=4096)
+def _compound_field(compound: tuple[tuple[str, frozenset[str], frozenset[str]], ...], key: str) -> str | None:
+    """Remembered (a pure function): every text cell of every sheet that is no label is asked."""
+    fits = {target for target, units, words in compound
+            if any(key.count(u) == 1 and _segments(key.replace(u, "", 1), words) for u in units)}
+    return fits.pop() if len(fits) == 1 else None
+
+
+def _segments(text: str, words: frozenset[str]) -> bool:
+    """Whether ``text`` is one or more of ``words`` one after another."""
+    ok = [True] + [False] * len(text)
+    for end in range(1, len(text) + 1):
+        ok[end] = any(ok[start] and text[start:end] in words for start in range(max(0, end - 8), end))
+    return bool(text) and ok[-1]
 
 
 def with_labels(spec: SystemLabels, extra: dict[str, tuple[str, ...]]) -> SystemLabels:

@@ -13,8 +13,9 @@ Notations, as written in sheets:
   「ー２０」, 「2Dー1」; 「パワー3」 keeps it); △ ▲ leading a number are a minus (Japanese
   bookkeeping: 「△20」 is −20); spaces collapsed to one.
 - ``parse_int``: 「1,364」 1364, 「１３６４」, 「＋１０」 10, 「−20」 / 「△20」 / 「▲20」 -20,
-  「1200 UP」, 「50点」, 「30pt」, 「250（改修後）」 250, 「12.0」 12 (「12.5」 is not an int).
-- ``parse_number``: as parse_int, and 「12.5」 12.5; an integral value is an int.
+  「1200 UP」, 「50点」, 「30pt」, 「7マス」, 「250（改修後）」 250, 「12.0」 12 (「12.5」 is not an int),
+  「±0」 0.
+- ``parse_number``: as parse_int, and 「12.5」 12.5, 「8.5t」 8.5; an integral value is an int.
 - ``parse_percent``: 「＋１０％」 10, 「-30%」 -30, 「10」 10, 「−５０％」 -50; an Excel percent
   cell's 0.1 is 10.
 - ``parse_dice`` / ``parse_dice_full``: 「２Ｄ＋１５」 (2, 15), 「2D10+15」 (2, 15) / (2, 10, 15),
@@ -46,18 +47,19 @@ _FOLD = str.maketrans(dict.fromkeys("〜∼〰⁓", "~") | dict.fromkeys("−–
 # ー lengthens the kana or kanji before it (パワー3); before a digit anywhere else it is a minus
 # or a range dash (ー20, 1ー3, 2Dー1).
 _LONG_MINUS = re.compile(r"(?<![\u3040-\u30ff\u31f0-\u31ff\u3400-\u9fff])ー(?=[0-9])")
+_PLUS_MINUS_ZERO = re.compile(r"±\s*(?=0(?![0-9]))")
 _TRIANGLE_MINUS = re.compile(r"(?<![^\s:=(])[△▲]\s*(?=[0-9])")
 
 _INT = r"(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)"
 _SIGNED = rf"(?P<sign>[+-])?\s?(?P<int>{_INT})(?P<frac>\.[0-9]+)?"
 _REMARK = r"(?:\s?\([^()]*\))?"
-_NUMBER = re.compile(rf"{_SIGNED}(?:\s?(?:UP|PP|pts?|点|ポイント))?{_REMARK}", re.I)
+_NUMBER = re.compile(rf"{_SIGNED}(?:\s?(?:UP|PP|pts?|点|ポイント|マス|sq|t|トン|kg|m|km|発|回))?{_REMARK}", re.I)
 _PERCENT = re.compile(rf"{_SIGNED}(?:\s?%)?{_REMARK}")
 _DICE = re.compile(
     rf"(?P<dice>[0-9]+)\s?D(?P<sides>[0-9]+)?(?:\s?(?P<sign>[+-])\s?(?P<fixed>{_INT}))?{_REMARK}",
     re.I)
 _RANGE = re.compile(
-    r"(?:射程\s?[:=]?\s?)?(?P<pre>P\s?)?(?:(?P<min>[0-9]+)\s?[~-]\s?)?(?P<max>[0-9]+)"
+    r"(?:射程\s?[:=]?\s?)?(?P<pre>P\s?)?(?:(?P<min>[0-9]+)\s?[~-]\s?)?(?P<max>[0-9]+)(?:\s?マス)?"
     rf"(?:\s?(?P<post>\(\s?P\s?\)|P))?{_REMARK}", re.I)
 
 # Levels are read on the original text, so that the name keeps its characters: the classes name
@@ -89,6 +91,8 @@ def norm(value: Any) -> str:
     text = unicodedata.normalize("NFKC", text.translate(_INVISIBLE)).translate(_FOLD)
     if "ー" in text:
         text = _LONG_MINUS.sub("-", text)
+    if "±" in text:  # 「±0」: no change either way
+        text = _PLUS_MINUS_ZERO.sub("0", text)
     if "△" in text or "▲" in text:
         text = _TRIANGLE_MINUS.sub("-", text)
     return " ".join(text.split())

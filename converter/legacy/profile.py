@@ -85,7 +85,36 @@ def load_profile(path: str | Path) -> Profile:
         (r1, c1), (r2, c2) = _cell(p, key, top_left), _cell(p, key, bottom_right)
         ranges[_pointer(p, "ranges", pointer)] = ((min(r1, r2), min(c1, c2), max(r1, r2), max(c1, c2)),
                                                   tuple(columns))
-    return Profile(str(raw.get("name") or p.stem), system, tuple(sheets), cells, labels, ranges)
+    return _validated(p, Profile(str(raw.get("name") or p.stem), system, tuple(sheets), cells, labels, ranges))
+
+
+def _validated(p: Path, profile: Profile) -> Profile:
+    """``profile`` when every pointer is one its system reads (a typo such as ``/stats/bogus``,
+    labels for a field read by no label, a range column no table has are PROFILE_INVALID at
+    load, never a schema error on each document later)."""
+    from .labels import system_labels
+
+    spec = system_labels(profile.system)
+    fields = {f.target for f in spec.fields}
+    tables = {t.pointer: {c.target for c in t.columns} for t in spec.tables}
+    for pointer in profile.cells:
+        if pointer not in fields:
+            raise _invalid(p, f"cells.{pointer}", f"a field {profile.system} reads from a cell ({_some(fields)})")
+    for pointer in profile.labels:
+        if pointer not in fields:
+            raise _invalid(p, f"labels.{pointer}", f"a field {profile.system} reads by its label ({_some(fields)})")
+    for pointer, (_, columns) in profile.ranges.items():
+        if pointer not in tables:
+            raise _invalid(p, f"ranges.{pointer}", f"a list {profile.system} reads ({_some(set(tables))})")
+        for column in columns:
+            if column not in tables[pointer]:
+                raise _invalid(p, f"ranges.{pointer}.columns", f"columns of {pointer} ({_some(tables[pointer])})")
+    return profile
+
+
+def _some(names: set[str], most: int = 6) -> str:
+    ordered = sorted(names)
+    return ", ".join(ordered[:most]) + (", …" if len(ordered) > most else "")
 
 
 def _table(p: Path, raw: dict[str, Any], key: str) -> dict[str, Any]:

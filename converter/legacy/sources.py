@@ -72,7 +72,10 @@ def read_import(path: str | Path, system: str | None = None, profile: Profile | 
     skipped: list[tuple[Grid, dict[str, float]]] = []
     for grid in grids:
         if system is not None:
-            found.extend((got, {}) for got in read_grid(grid, system, 1.0, profile))
+            read = read_grid(grid, system, 1.0, profile)
+            if profile is None:
+                _against_labels(read, grid, system, systems)
+            found.extend((got, {}) for got in read)
             continue
         seen = detect([grid], systems)
         if seen.system is None:
@@ -153,6 +156,16 @@ def _our_template(p: Path, scan_first: bool) -> tuple[Source, ImportRecord] | No
         return unreadable(str(p), str(exc), "workbook", exc.finding), ImportRecord(str(p))
     system = (source.document or {}).get("system")
     return source, ImportRecord(str(p), system=system, confidence=1.0)
+
+
+def _against_labels(read: list[Imported], grid: Grid, system: str, systems: list[str]) -> None:
+    """A sheet read as ``--system`` names whose labels say another system (``--system up`` on a
+    folder holding pp sheets): each document read from it says so, as a warning."""
+    seen = detect([grid], systems)
+    if seen.system is not None and seen.system != system:
+        for got in read:
+            got.findings.insert(0, Finding("LEGACY_SYSTEM_OVERRIDDEN", "/system",
+                                           {"sheet": grid.sheet, "given": system, "detected": seen.system}))
 
 
 def _scores(scores: dict[str, float]) -> str:

@@ -28,7 +28,8 @@ NAMES = st.text(alphabet="熱血鉄壁集中ひらめき操縦射撃アイウエ
     ("1,364", 1364), ("１３６４", 1364), ("１，３６４", 1364), ("+10", 10), ("＋１０", 10),
     ("−20", -20), ("△20", -20), ("▲20", -20), ("ー２０", -20), ("250（改修後）", 250),
     ("1200 UP", 1200), ("1200ＵＰ", 1200), ("30PP", 30), ("50点", 50), ("12pt", 12),
-    ("5ポイント", 5), ("12.0", 12), (12.0, 12), (7, 7), ("　２５０　", 250),
+    ("5ポイント", 5), ("12.0", 12), (12.0, 12), (7, 7), ("　２５０　", 250), ("7マス", 7), ("７マス", 7),
+    ("±0", 0), ("±5", None), ("±05", None), ("8.5t", None),
     ("12.5", None), (12.5, None), (True, None), ("1,2", None), ("10%", None), ("HP250", None),
     ("パワー3", None), ("", None), (None, None), (float("nan"), None), ("1" * 5000, None),
 ])
@@ -44,6 +45,7 @@ def test_number_keeps_decimals_and_makes_integral_values_ints() -> None:
     assert parse_number("△0.5") == -0.5
     assert type(parse_number("12.00")) is int and type(parse_number(3.0)) is int
     assert parse_number(float("inf")) is None and parse_number("9" * 400 + ".5") is None
+    assert parse_number("8.5t") == 8.5 and parse_number("12 トン") == 12 and parse_number("8.5tt") is None
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -67,7 +69,8 @@ def test_dice(text: object, expected: tuple[int, int | None, int] | None) -> Non
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("P5", (None, 5, True)), ("Ｐ５", (None, 5, True)), ("射程1～3", (1, 3, None)),
+    ("P5", (None, 5, True)), ("Ｐ５", (None, 5, True)), ("射程1～3", (1, 3, None)), ("2マス", (None, 2, None)),
+    ("1～4マス", (1, 4, None)),
     ("1〜3", (1, 3, None)), ("1-3", (1, 3, None)), ("２～４", (2, 4, None)), ("１ー３", (1, 3, None)),
     ("5", (None, 5, None)), (5, (None, 5, None)), ("射程：4（P）", (None, 4, True)),
     ("3(P)", (None, 3, True)), ("1～3P", (1, 3, True)), ("射程 P1~3", (1, 3, True)),

@@ -382,9 +382,9 @@ def earlier_output(path: Path) -> bool:
     import-report.json, or a filled template that report lists. A stray report claims
     nothing: the folder's other workbooks are read."""
     if path.name == "roster.xlsx":
-        return _report_outputs(str(path.parent / REPORT_NAME)) is not None
+        return _report_outputs(path.parent / REPORT_NAME) is not None
     if path.parent.name == "templates":
-        listed = _report_outputs(str(path.parent.parent / REPORT_NAME))
+        listed = _report_outputs(path.parent.parent / REPORT_NAME)
         return listed is not None and path.name in listed
     return False
 
@@ -393,17 +393,23 @@ def earlier_output(path: Path) -> bool:
 REPORT_READ_LIMIT = 512 * 1024 ** 2
 
 
-@lru_cache(maxsize=64)
-def _report_outputs(report: str) -> frozenset[str] | None:
-    """The names of the filled templates an import report lists (one reading per report);
-    None when ``report`` is no import report of ours."""
-    p = Path(report)
+def _report_outputs(report: Path) -> frozenset[str] | None:
+    """The names of the filled templates the import report at ``report`` lists; None when it is
+    no import report of ours. Read once for each version of the file (its size and time)."""
     try:
-        if not p.is_file() or p.stat().st_size > REPORT_READ_LIMIT:
-            return None
-        data = json.loads(p.read_bytes())
-        entries = data["files"]
-        outputs = [o for e in entries for o in e["import"]["outputs"]]
+        st = report.stat()
+    except OSError:
+        return None
+    if not report.is_file() or st.st_size > REPORT_READ_LIMIT:
+        return None
+    return _listed_templates(str(report), st.st_size, st.st_mtime_ns)
+
+
+@lru_cache(maxsize=64)
+def _listed_templates(report: str, size: int, mtime_ns: int) -> frozenset[str] | None:
+    try:
+        data = json.loads(Path(report).read_bytes())
+        outputs = [o for e in data["files"] for o in e["import"]["outputs"]]
     except (OSError, ValueError, TypeError, KeyError, RecursionError):
         return None
     return frozenset(Path(o).name for o in outputs if isinstance(o, str) and Path(o).parent.name == "templates")

@@ -126,6 +126,8 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
         """A new worker for a dead or killed one; the files it had not begun go back first (with
         ``retry``, the one it died on before them)."""
         workers.pop(w.conn)
+        _PARENT_ENDS.discard(w.conn)
+        w.conn.close()
         queue[:0] = w.pending[0 if retry else 1:]
         fresh = _Worker.start(ctx, task, limits)
         workers[fresh.conn] = fresh

@@ -295,12 +295,14 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
                  force: bool = False, on_entry: Callable[[Entry], None] | None = None,
                  on_found: Callable[[int], None] | None = None, limits: Limits | None = None,
                  required: bool = False) -> ImportReport:
-    """Import every workbook named (folders searched for .xlsx .xlsm .xls .xlsb .ods).
+    """Import every workbook named (folders searched for .xlsx .xlsm .xls .xlsb .ods; in them,
+    an earlier import's roster and listed templates are passed over: ``report.skipped``).
 
     With ``outdir``: a JSON document per character or unit, named after it (``-2``, ``-3`` when
     names collide), with ``templates`` also our filled template of its system, then
-    ``import-report.json`` and the roster (``roster.csv``, ``roster.xlsx``). Inputs are never
-    replaced; every file is written whole or not at all. ``on_found`` receives the number of
+    ``import-report.json`` and the roster (``roster.csv``, ``roster.xlsx``), these three refused
+    before any workbook is read if they exist (without ``force``). Inputs are never replaced;
+    every file is written whole or not at all. ``on_found`` receives the number of
     workbooks to read before any is; ``on_entry`` each whole entry in input order once its files
     are written (the report keeps it small). With ``required``, finding no workbook is an
     InputError."""

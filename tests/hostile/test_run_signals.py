@@ -23,11 +23,14 @@ SHEET = ROOT / "samples" / "legacy" / "up-label-beside.xlsx"
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
 
 # `mechasheet` itself, its reader made to hang on the files named slow*: each worker that takes one
-# says so (a file in MARKS) and sleeps, as a worker stuck on a hostile workbook would.
+# says so (a file in MARKS) and sleeps, as a worker stuck on a hostile workbook would. With SLOW_COPY,
+# each annotated copy hangs halfway through its write instead (its temporary file on disk).
 DRIVER = """
 import os, sys, time
 from pathlib import Path
+import converter.audit.annotate as annotate
 import converter.imports.importer as importer
+from converter.io.files import write_atomic
 
 real = importer.import_one
 marks = Path(os.environ["MARKS"])
@@ -38,7 +41,18 @@ def import_one(path, *args, **kwargs):
         time.sleep(600)
     return real(path, *args, **kwargs)
 
+def slow_copy(path, findings, out, lang="ja", *, force=False):
+    def pieces():
+        yield b"PK"
+        (marks / path.stem).write_text(str(os.getpid()))
+        time.sleep(600)
+        yield b""
+    write_atomic(out, pieces(), force)
+    return []
+
 importer.import_one = import_one
+if os.environ.get("SLOW_COPY"):
+    annotate.annotate = slow_copy
 (marks / "parent").write_text(str(os.getpid()))
 from converter.cli import main
 sys.exit(main(sys.argv[1:]))
@@ -106,6 +120,47 @@ def test_a_killed_import_leaves_no_worker_no_pipeline_no_temporary(tmp_path: Pat
     assert "a.xlsx" in printed.decode("utf-8")  # the first workbook was imported before the kill
     left = [p.name for p in out.rglob("*") if TEMP_MARK in p.name]
     assert left == []
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_a_killed_audit_leaves_no_temporary_copy(tmp_path: Path, sig: signal.Signals) -> None:
+    """An audit killed while two workers are halfway through writing annotated copies: after
+    SIGTERM no process and no temporary is left (each worker removed its own); after SIGKILL
+    none is left once the next run has started (it removes our temporaries older than itself)."""
+    folder, marks = tmp_path / "in", tmp_path / "marks"
+    folder.mkdir()
+    marks.mkdir()
+    names = [f"slow{i}.xlsx" for i in range(1, 5)]  # two a worker: each is under way with its first
+    for name in names:
+        shutil.copy(SHEET, folder / name)
+    (tmp_path / "driver.py").write_text(DRIVER, encoding="utf-8")
+    env = {**os.environ, "MARKS": str(marks), "PYTHONPATH": str(ROOT), "SLOW_COPY": "1"}
+    argv = [sys.executable, "driver.py", "audit", "in", "-o", "r.json", "--jobs", "2"]
+    run = subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           start_new_session=True)
+    copies = tmp_path / "annotated"
+    try:
+        _wait_for([marks / "parent", marks / "slow1", marks / "slow3"])
+        assert len([p for p in copies.iterdir() if TEMP_MARK in p.name]) == 2  # both writes under way
+        os.kill(run.pid, sig)
+        run.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while _session(run.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _session(run.pid) == []
+    finally:
+        for pid in _session(run.pid):
+            os.kill(pid, signal.SIGKILL)
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert not (tmp_path / "r.json").exists()
+    if sig == signal.SIGKILL:  # nothing could clean up: the next run does
+        del env["SLOW_COPY"]
+        assert subprocess.run([*argv, "--force"], cwd=tmp_path, env=env, capture_output=True,
+                              timeout=120).returncode in (0, 1)
+        assert sorted(p.name for p in copies.iterdir()) == names
+    assert [p.name for p in copies.iterdir() if TEMP_MARK in p.name] == []
 
 
 def _count(path: Path, *, scan_first: bool = True) -> int:

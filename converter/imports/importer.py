@@ -324,15 +324,17 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
     def hand_on(prepared: list[Prepared]) -> None:
         for got in prepared:
             if out is not None and got.stem is not None:
+                assert got.document is not None
                 name, n = got.stem, 1
-                while name.casefold() in taken:
+                while True:
+                    targets = [(out / f"{name}.json", got.document)]
+                    if got.template is not None:
+                        targets.append((out / "templates" / f"{name}.xlsx", got.template))
+                    if name.casefold() not in taken and not _in_use([t for t, _ in targets], inputs, force):
+                        break
                     n += 1
                     name = f"{got.stem}-{n}"
                 taken.add(name.casefold())
-                assert got.document is not None
-                targets = [(out / f"{name}.json", got.document)]
-                if got.template is not None:
-                    targets.append((out / "templates" / f"{name}.xlsx", got.template))
                 for target, data in targets:
                     write_atomic(target, data, force, inputs)
                     got.entry.outputs.append(str(target))
@@ -359,6 +361,22 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
         report.written.append(str(out / REPORT_NAME))
         report.written += [str(p) for p in write_roster(report.roster(), out, force=force, inputs=inputs)]
     return report
+
+
+def _in_use(targets: list[Path], inputs: Inputs, force: bool) -> bool:
+    """Whether a name's files would replace an input, or (without ``force``) a file already
+    there: the name is passed over for the next suffix, so that a document never stops the run
+    halfway (the report and roster are refused before any work: :func:`refuse_outputs`)."""
+    from ..core.errors import OutputError
+
+    for target in targets:
+        try:
+            inputs.refuse(target)
+        except OutputError:
+            return True
+        if not force and (target.exists() or target.is_symlink()):
+            return True
+    return False
 
 
 #: what every import with an output folder writes there, whatever it reads

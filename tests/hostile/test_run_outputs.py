@@ -97,6 +97,18 @@ def test_import_beside_an_old_roster_is_refused_before_reading(tmp_path: Path, c
     assert (out / "roster.csv").read_text("utf-8-sig") != "old"
 
 
+def test_a_document_name_taken_on_disk_gets_the_next_suffix(tmp_path: Path, capsys) -> None:
+    """A file of the output folder that has a character's name (no earlier report: not refused) is
+    left as it is, the document named with the next suffix: the run never stops halfway on it."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "ミナ.json").write_text("mine", encoding="utf-8")
+    assert main(["import", str(SHEET), "-o", str(out)]) == 0
+    assert (out / "ミナ.json").read_text("utf-8") == "mine"
+    assert json.loads((out / "ミナ-2.json").read_text("utf-8"))["name"] == "ミナ"
+    assert f"{out / 'ミナ-2.json'}" in capsys.readouterr().out
+
+
 def test_audit_outputs_that_are_one_file_are_refused_before_reading(tmp_path: Path, capsys, monkeypatch) -> None:
     """`-o r.json -o ./r.json`, or two workbooks whose annotated copies share a name, are
     OUTPUT_TWICE before any file is read: nothing is written (the first report and every copy

@@ -76,14 +76,17 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
             format={"choices": ("text", "json", "jsonl")},
             breakdown={"action": "store_true"}, quiet={"action": "store_true"})
     command("import", ("paths", "import_paths"), "output:import_output", ("--system", "import_system"),
-            ("--templates", "import_templates"), "profile", "jobs:import_jobs", "force", "rule", "lang",
+            ("--templates", "import_templates"), "profile", "jobs:import_jobs", ("--quiet", "import_quiet"),
+            "force", "rule", "lang",
             examples=True, paths=paths, output={"metavar": "OUTDIR", "required": True},
-            system={"choices": ("up", "pp", "mailgear")}, templates={"action": "store_true"})
+            system={"choices": ("up", "pp", "mailgear")}, templates={"action": "store_true"},
+            quiet={"action": "store_true"})
     command("audit", ("paths", "audit_paths"), "output:audit_output", ("--house", "audit_house"),
             ("--annotated", "audit_annotated"), ("--no-annotated", "audit_no_annotated"), "profile", "jobs",
-            "force", "rule", "lang", "catalog", "skills", examples=True, paths=paths,
+            ("--quiet", "audit_quiet"), "force", "rule", "lang", "catalog", "skills", examples=True, paths=paths,
             output={"action": "append", "required": True, "metavar": "REPORT"}, house={"metavar": "FILE"},
-            annotated={"metavar": "DIR"}, **{"no-annotated": {"action": "store_true"}})
+            annotated={"metavar": "DIR"}, quiet={"action": "store_true"},
+            **{"no-annotated": {"action": "store_true"}})
     command("schema", ("system", "schema_system"), "lang")
     command("template", ("system", "template_system"), "output:template_output", "force", "lang", "formulas",
             output={"metavar": "PATH"})
@@ -151,40 +154,48 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_import(args: argparse.Namespace) -> int:
-    """Import workbooks into OUTDIR, a line per character or unit as each file is done; exit 0
-    when every file was imported, 1 when some could not be, 2 when none could."""
+    """Import workbooks into OUTDIR, a line per character or unit as each file is done (with its
+    errors and warnings; --quiet: only those with errors), then the counts and the files
+    written; exit 0 when every file was imported without an error, 1 when some could not be or
+    an imported sheet has errors, 2 when none could. A SIGTERM ends it as Ctrl-C does."""
     from .check.text import Progress, text_options
     from .imports.importer import Entry, import_files
     from .legacy.profile import load_profile
     from .rules import system_ids
     from .rules.options import parse_rule_args
-    from .batch.pool import default_jobs
+    from .batch.pool import default_jobs, terminated_as_interrupt
 
-    opts = text_options(args.lang, quiet=True, color=_color(sys.stdout))
+    opts = text_options(args.lang, quiet=args.quiet, color=_color(sys.stdout))
 
     def on_entry(entry: Entry) -> None:
         sys.stdout.write(entry.text(opts))
         sys.stdout.flush()
         progress.advance()
 
-    with Progress() as progress:
-        report = import_files(args.paths, args.output, system=args.system,
-                              options=parse_rule_args(args.rule, system_ids()),
-                              profile=load_profile(args.profile) if args.profile else None,
-                              jobs=args.jobs or default_jobs(), templates=args.templates, force=args.force,
-                              on_entry=on_entry, on_found=progress.found, required=True)
-    sys.stdout.write(report.summary_text(args.output, args.lang))
+    with terminated_as_interrupt():
+        with Progress() as progress:
+            report = import_files(args.paths, args.output, system=args.system,
+                                  options=parse_rule_args(args.rule, system_ids()),
+                                  profile=load_profile(args.profile) if args.profile else None,
+                                  jobs=args.jobs or default_jobs(), templates=args.templates, force=args.force,
+                                  on_entry=on_entry, on_found=progress.found, required=True)
+    sys.stdout.write(report.summary_text(args.lang))
     return report.exit_code
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
-    """Audit a folder for the GM: each file's findings as it is done, then the reports and the
-    annotated copies; exit 0 without errors, 1 with some, 2 when nothing could be read."""
-    from .audit.run import AuditOptions, closing_text, run_audit
+    """Audit a folder for the GM: each file with errors or warnings as it is done (--quiet: with
+    errors), then what the whole folder shows, the counts and every file written (reports and
+    annotated copies); exit 0 without errors, 1 with some, 2 when nothing could be read. A
+    SIGTERM ends it as Ctrl-C does."""
+    from dataclasses import replace
+
+    from .audit.run import AuditOptions, closing_text, listed, run_audit
+    from .batch.pool import terminated_as_interrupt
     from .check.text import Progress, render_file, text_options
 
     t = texts(args.lang)
-    opts = text_options(args.lang, quiet=True, color=_color(sys.stdout))
+    opts = text_options(args.lang, color=_color(sys.stdout))
     options = AuditOptions(args.paths, args.output, house=args.house, annotated=args.annotated,
                            copies=not args.no_annotated, profile=args.profile, rules=args.rule,
                            catalog=args.catalog, skills=args.skills, jobs=args.jobs, force=args.force,
@@ -197,13 +208,16 @@ def _cmd_audit(args: argparse.Namespace) -> int:
 
     def on_file(audited: Any) -> None:
         for m in audited.members:
-            sys.stdout.write(render_file(m.report, opts))
+            shown = listed(m.report.findings, args.quiet)
+            if shown or m.report.kind == "unreadable":
+                sys.stdout.write(render_file(replace(m.report, findings=shown or m.report.findings), opts))
         sys.stdout.flush()
         progress.advance()
 
-    with Progress() as progress:
-        outcome = run_audit(options, on_start=on_start, on_file=on_file)
-    sys.stdout.write(closing_text(outcome, args.lang))
+    with terminated_as_interrupt():
+        with Progress() as progress:
+            outcome = run_audit(options, on_start=on_start, on_file=on_file)
+    sys.stdout.write(closing_text(outcome, args.lang, quiet=args.quiet))
     return outcome.exit_code
 
 

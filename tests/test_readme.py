@@ -28,6 +28,7 @@ EXPECTED_EXIT = {
     "mechasheet check samples/up/s-real-robot.json --rule damage_dice=every_die --lang en": 1,
     "mechasheet check samples/broken/ --quiet": 1,
     "mechasheet import samples/legacy/ -o out/imported/": 1,  # one sample needs its profile
+    "mechasheet import samples/legacy/pp-club-2015.xlsx -o out/club/ --profile samples/legacy/profiles/club-2015-pp.toml": 1,
     # the broken samples have errors
     "mechasheet audit samples/ samples/broken/ samples/legacy/ -o out/audit/audit.html -o out/audit/audit.xlsx "
     "-o out/audit/audit.json": 1,

@@ -277,11 +277,53 @@ def _findings(path: Path, fmap: FormulaMap, drifts: list[_Drift], document: Mapp
     by_cell = {cell: ptr for ptr, cell in read.cells.items()}
     out = []
     for d, value in zip(drifts, expected, strict=True):
-        params = {"cell": d.cell, "formula": d.formula, "found": d.found, "value": d.value, "expected": value}
+        formula, found = shown_formulas(d.formula, d.found)
+        params = {"cell": d.cell, "formula": formula, "found": found, "value": _shown_value(d.value),
+                  "expected": value}
         pointer = _pointer(d, by_cell, read)
         out.append(Finding("AUDIT_FORMULA_REPLACED", pointer, params, d.cell) if d.replaced
                    else Finding("AUDIT_FORMULA_ALTERED", pointer, params, d.cell))
     return out
+
+
+#: the longest formula a message shows whole; a longer one is cut to where it differs
+SHOWN_FORMULA = 60
+_CONTEXT = 12  # characters kept either side of the changed part
+
+
+def shown_formulas(template: str, found: Any) -> tuple[str, Any]:
+    """The template's formula and the cell's content as a message shows them: whole when short;
+    else only the part that differs (with a little context, "…" for what is cut), and a
+    template formula beside a typed value cut after its start. A GM reads which part changed,
+    not 300 characters of INDEX(...)."""
+    if not isinstance(found, str) or not found.startswith("="):
+        return _cut(template), found
+    if len(template) <= SHOWN_FORMULA and len(found) <= SHOWN_FORMULA:
+        return template, found
+    head = 0
+    while head < min(len(template), len(found)) and template[head] == found[head]:
+        head += 1
+    tail = 0
+    while (tail < min(len(template), len(found)) - head
+           and template[len(template) - 1 - tail] == found[len(found) - 1 - tail]):
+        tail += 1
+    start = max(0, head - _CONTEXT)
+    return (_cut(_middle(template, start, len(template) - max(0, tail - _CONTEXT))),
+            _cut(_middle(found, start, len(found) - max(0, tail - _CONTEXT))))
+
+
+def _middle(text: str, start: int, end: int) -> str:
+    return ("…" if start > 0 else "") + text[start:end] + ("…" if end < len(text) else "")
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SHOWN_FORMULA else text[:SHOWN_FORMULA - 1] + "…"
+
+
+def _shown_value(value: Any) -> Any:
+    """A cell's result as a message shows it: "—" where there is none (a formula saved by a
+    tool that computes nothing has no result), never an empty 「（結果 ）」."""
+    return "—" if value is None or value == "" else value
 
 
 def _pointer(d: _Drift, by_cell: Mapping[str, str], read: Any) -> str:

@@ -71,6 +71,23 @@ def check_report_names(outputs: Iterable[str | Path], inputs: Inputs | None = No
     return out
 
 
+def refuse_twice(targets: Sequence[Path]) -> None:
+    """An OutputError before any work when two outputs are one file (``-o a.json -o ./a.json``,
+    a report among the copies, ``x.xls`` and ``x.xlsx`` both copied to ``x.xlsx``): the
+    second would fail once the first was written."""
+    seen: dict[str, Path] = {}
+    for target in targets:
+        try:
+            key = str(target.resolve())
+        except (OSError, RuntimeError):
+            key = os.path.abspath(target)
+        key = os.path.normcase(key)
+        if key in seen:
+            raise OutputError(f"{target}: named twice as an output (the same file as {seen[key]})",
+                              "OUTPUT_TWICE", file=str(target), other=str(seen[key]))
+        seen[key] = target
+
+
 def _refuse(target: Path, inputs: Inputs, force: bool) -> None:
     inputs.refuse(target)
     if target.exists() and not force:

@@ -5,14 +5,22 @@ A workbook is always read in a worker process: the readers are native code (pyth
 a damaged or hostile file that makes one abort, hang or eat memory must cost that file only, never
 the run. Each worker has a memory limit; a file that takes longer than the time limit has its
 worker killed. Either way the task's ``crashed`` stands for that file and the run goes on.
+
+A worker never outlives the run: on Linux it asks the kernel for SIGKILL when its parent dies
+(``prctl(PR_SET_PDEATHSIG)``), and everywhere it holds no parent's end of any pipe (so a dead
+parent is an end of input) and no standard output (so ``mechasheet import … | cat`` ends with
+the parent). A SIGTERM to the parent ends the run as Ctrl-C does: the workers stopped, the
+temporary file of a write under way removed (:func:`terminated_as_interrupt`).
 """
 from __future__ import annotations
 
 import os
+import signal
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Collection, Sequence
+from typing import Any, Callable, Collection, Iterator, Sequence
 
 
 @dataclass(frozen=True)
@@ -32,12 +40,51 @@ class Limits:
     memory_bytes: int = 4 * 1024 ** 3  # address space of a worker process
 
 
+#: the most workers a run starts, whatever ``--jobs`` says (docs/limits.md); never more than files
+MAX_JOBS = 32
+
+
 def default_jobs() -> int:
-    """One worker per core this process may use."""
+    """One worker per core this process may use (at most MAX_JOBS)."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_JOBS))
+
+
+def worker_count(jobs: int, files: int) -> int:
+    """The workers a run of ``files`` files starts when asked for ``jobs``: at least one, at
+    most one a file and at most MAX_JOBS (``--jobs 100000`` forked one worker per file)."""
+    return max(1, min(jobs, files, MAX_JOBS))
+
+
+class Terminated(KeyboardInterrupt):
+    """A SIGTERM, raised where the main thread is, so that it unwinds as Ctrl-C does."""
+
+
+@contextmanager
+def terminated_as_interrupt() -> Iterator[None]:
+    """Within: a SIGTERM raises :class:`Terminated` (workers stopped, a write under way
+    removes its temporary file); once unwound, the process ends by SIGTERM, as the sender
+    asked (its shell sees 143). Outside the main thread: nothing changes."""
+    try:
+        before = signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    except Terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated()
 
 
 def in_input_order(hand_on: Callable[[Any], None]) -> Callable[[int, Any], None]:
@@ -70,6 +117,7 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
     from multiprocessing.connection import wait
 
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    jobs = worker_count(jobs, len(indices))
     queue = list(indices)
     careful: set[int] = set()  # files a worker died on, read again with every sheet scanned first
     workers: dict[Any, _Worker] = {}
@@ -78,12 +126,15 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
         """A new worker for a dead or killed one; the files it had not begun go back first (with
         ``retry``, the one it died on before them)."""
         workers.pop(w.conn)
+        _PARENT_ENDS.discard(w.conn)
+        w.conn.close()
         queue[:0] = w.pending[0 if retry else 1:]
         fresh = _Worker.start(ctx, task, limits)
         workers[fresh.conn] = fresh
         fresh.fill(queue, files, careful)
         return fresh
 
+    ended = True  # False: leaving by an exception (Ctrl-C, SIGTERM), the workers ended at once
     try:
         for _ in range(jobs):
             w = _Worker.start(ctx, task, limits)
@@ -116,9 +167,12 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
                     w.process.join()
                     done(w.pending[0], task.crashed(Path(files[w.pending[0]]), f"> {limits.seconds:g} s"))
                     replace(w)
+    except BaseException:
+        ended = False
+        raise
     finally:
         for w in workers.values():
-            w.stop()
+            w.stop(graceful=ended)
 
 
 def _death(exitcode: int | None) -> str:
@@ -145,8 +199,13 @@ class _Worker:
     @classmethod
     def start(cls, ctx, task: Task, limits: Limits) -> "_Worker":
         parent, child = ctx.Pipe()
-        process = ctx.Process(target=_serve, args=(child, task, limits), daemon=True)
-        process.start()
+        process = ctx.Process(target=_serve, args=(child, task, limits, os.getpid()), daemon=True)
+        _PARENT_ENDS.add(parent)  # before the fork: the worker closes its copy of its own parent's end too
+        try:
+            process.start()
+        except BaseException:
+            _PARENT_ENDS.discard(parent)
+            raise
         child.close()
         return cls(process, parent)
 
@@ -170,27 +229,68 @@ class _Worker:
         self.pending.remove(index)
         self.started = time.monotonic()
 
-    def stop(self) -> None:
-        try:
-            self.conn.send(None)
-        except (OSError, BrokenPipeError):
-            pass
-        self.process.join(2)
+    def stop(self, graceful: bool = True) -> None:
+        """Told to stop once its files are done (``graceful``), or at once: SIGTERM, which a
+        worker turns into an unwinding that removes a write's temporary file, then SIGKILL."""
+        if graceful:
+            try:
+                self.conn.send(None)
+            except (OSError, BrokenPipeError):
+                pass
+            self.process.join(2)
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(1)
         if self.process.is_alive():
             self.process.kill()
             self.process.join()
+        _PARENT_ENDS.discard(self.conn)
         self.conn.close()
 
 
-def _serve(conn, task: Task, limits: Limits) -> None:
-    """A worker: run the task on each file it is sent until told to stop."""
-    import faulthandler
-    import signal
+#: the parent's ends of the live workers' pipes: a forked worker closes its copies at once, so that
+#: no worker holds a pipe open whose other end is its parent's (the parent's death ends the pipe)
+_PARENT_ENDS: set[Any] = set()
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """SIGKILL from the kernel when the parent dies (Linux); a parent already gone ends this
+    worker now. Elsewhere the closed pipe ends a waiting worker."""
+    import sys
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:  # the parent died before the request was made
+        os._exit(0)
+
+
+def _serve(conn, task: Task, limits: Limits, parent_pid: int | None = None) -> None:
+    """A worker: run the task on each file it is sent until told to stop (or its parent is
+    gone)."""
+    import faulthandler
+
+    if parent_pid is not None:
+        _die_with_parent(parent_pid)
+    for end in list(_PARENT_ENDS):  # forked copies of the parent's ends (the parent keeps its own)
+        try:
+            end.close()
+        except OSError:
+            pass
+    _PARENT_ENDS.clear()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, _raise_terminated)  # the parent's stop: unwind, removing temporaries
     faulthandler.disable()  # a reader's crash is reported as the file's finding, not dumped
-    try:  # nor does a native reader's dying message (a Rust backtrace) reach the user's terminal
-        devnull = os.open(os.devnull, os.O_WRONLY)
+    try:  # nor does a native reader's dying message (a Rust backtrace) reach the user's terminal,
+        devnull = os.open(os.devnull, os.O_WRONLY)  # nor does a worker hold the run's output open
+        os.dup2(devnull, 1)
         os.dup2(devnull, 2)
         os.close(devnull)
     except OSError:
@@ -211,6 +311,8 @@ def _serve(conn, task: Task, limits: Limits) -> None:
         index, path, careful = msg
         try:
             report = task.run(Path(path), scan_first=careful)
+        except Terminated:
+            return
         except MemoryError:
             report = task.crashed(Path(path), f"> {limits.memory_bytes // 1024 ** 2} MB")
         except RecursionError:

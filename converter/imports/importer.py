@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache, partial
 from itertools import chain
 from pathlib import Path
 from collections.abc import Mapping
@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable
 from ..check import CheckReport, FileReport, check_source
 from ..check.checker import LEVEL_ORDER, run_set_checks, set_member
 from ..check.report import tally
-from ..check.text import TextOptions, render_file
+from ..check.text import TextOptions, render_file, render_findings
 from ..core.findings import Finding, Severity
 from ..core.source import UNREADABLE, Origin
 from ..core.texts import texts
@@ -29,11 +29,15 @@ from ..io.files import Inputs, dump_document, write_atomic
 from ..legacy.profile import Profile
 from ..legacy.sources import SUFFIXES, ImportRecord, read_import
 from ..batch.pool import Limits, Task, in_input_order, run_in_workers
-from ..io.sources import input_files
+from ..io.sources import find_inputs
 from .roster import roster_frame, roster_row, who, write_roster
 
 REPORT_NAME = "import-report.json"
+# 0 every file imported, no sheet with an error; 1 some file not imported, or an imported sheet
+# with an error (it was written: the GM fixes it there); 2 no file imported
 EXIT_ALL, EXIT_SOME, EXIT_NONE = 0, 1, 2
+#: a system guessed from the labels with less confidence than this is said under its line
+LOW_CONFIDENCE = 0.5
 
 
 @dataclass(slots=True)
@@ -53,14 +57,30 @@ class Entry:
         return {**self.report.to_dict(lang), "import": {**self.record.to_dict(), "outputs": self.outputs}}
 
     def text(self, opts: TextOptions) -> str:
-        """What ``mechasheet import`` prints of the entry: a line, or the failure and its findings."""
+        """What ``mechasheet import`` prints of the entry: its line, a warning when the system
+        was guessed on thin evidence, and its errors and warnings (errors only with ``quiet``,
+        and then nothing for an entry without one); a failure with its findings."""
         t = texts(opts.lang)
         if not self.imported:
             return t["import_failed"].format(path=self.report.path) + "\n" + render_file(self.report, opts)
+        shown = [f for f in self.report.findings
+                 if f.level is Severity.ERROR or (f.level is Severity.WARNING and not opts.quiet)]
+        if opts.quiet and not shown:
+            return ""
         conf = self.record.confidence
-        return t["import_line"].format(path=self.report.path, system=self.report.system,
+        text = t["import_line"].format(path=self.report.path, system=self.report.system,
                                        confidence="—" if conf is None else f"{conf:g}",
                                        output=", ".join(self.outputs) or "—") + "\n"
+        if self.unsure and not opts.quiet:
+            text += t["import_low_confidence"].format(confidence=f"{conf:g}", threshold=f"{LOW_CONFIDENCE:g}",
+                                                      path=self.report.path) + "\n"
+        return text + render_findings(shown, opts)
+
+    @property
+    def unsure(self) -> bool:
+        """Its system guessed from its labels with a confidence under LOW_CONFIDENCE."""
+        conf = self.record.confidence
+        return self.imported and conf is not None and conf < LOW_CONFIDENCE
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +94,15 @@ class Imported:
     levels: tuple[Severity, ...]  # its findings', in order
     who: tuple[Any, Any]  # its name and player (the document is not kept)
     text: bytes
+    unsure: bool = False  # its system guessed with a low confidence
+    outputs: tuple[str, ...] = ()  # the files written for it
 
     @classmethod
     def of(cls, entry: Entry) -> "Imported":
         r = entry.report
         return cls(entry.record.file, entry.imported, tuple(f.level for f in r.findings),
-                   who(r.document or {}, r.system), _compact(entry.to_dict()))
+                   who(r.document or {}, r.system), _compact(entry.to_dict()), entry.unsure,
+                   tuple(entry.outputs))
 
     @property
     def data(self) -> dict[str, Any]:
@@ -107,6 +130,8 @@ class ImportReport:
 
     entries: list[Imported]
     check: CheckReport  # the options; the set checks' summaries and findings, over what they read
+    skipped: list[str] = field(default_factory=list)  # found in folders: an earlier import's outputs
+    written: list[str] = field(default_factory=list)  # the report and the roster, once written
 
     @property
     def files(self) -> int:
@@ -119,19 +144,36 @@ class ImportReport:
         return len({e.file for e in self.entries if not e.imported})
 
     @property
+    def invalid(self) -> int:
+        """The characters and units imported with an error."""
+        return sum(1 for e in self.entries if e.imported and Severity.ERROR in e.levels)
+
+    @property
     def exit_code(self) -> int:
-        if not self.failed:
-            return EXIT_ALL
-        return EXIT_NONE if self.failed == self.files else EXIT_SOME
+        if self.failed and self.failed == self.files:
+            return EXIT_NONE
+        return EXIT_SOME if self.failed or self.invalid else EXIT_ALL
 
     def summary(self) -> dict[str, int]:
         return tally([e.levels for e in self.entries], self.check.sets)
 
-    def summary_text(self, outdir: str | Path, lang: str) -> str:
-        """The line ``mechasheet import`` closes with: files, documents, failures, the report."""
-        return texts(lang)["import_summary"].format(
+    def summary_text(self, lang: str) -> str:
+        """What ``mechasheet import`` closes with: what was passed over as an earlier import's
+        output (by folder), the counts (each with its number), and every file written."""
+        t = texts(lang)
+        lines = []
+        by_folder: dict[str, int] = {}
+        for p in self.skipped:
+            folder = Path(p).parent
+            folder = folder.parent if folder.name == "templates" else folder
+            by_folder[str(folder)] = by_folder.get(str(folder), 0) + 1
+        lines += [t["import_skipped"].format(folder=folder, n=n) for folder, n in by_folder.items()]
+        lines.append(t["import_summary"].format(
             files=self.files, documents=sum(1 for e in self.entries if e.imported), failed=self.failed,
-            report=str(Path(outdir) / REPORT_NAME)) + "\n"
+            invalid=self.invalid, unsure=sum(1 for e in self.entries if e.unsure),
+            written=sum(len(e.outputs) for e in self.entries) + len(self.written)))
+        lines += [t["import_written"].format(path=p) for p in self.written]  # each document: on its line
+        return "".join(line + "\n" for line in lines)
 
     def to_dict(self, files: list[Any] | None = None) -> dict[str, Any]:
         """import-report.json as JSON data (``files``: the entries in another form, to encode)."""
@@ -253,24 +295,27 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
                  force: bool = False, on_entry: Callable[[Entry], None] | None = None,
                  on_found: Callable[[int], None] | None = None, limits: Limits | None = None,
                  required: bool = False) -> ImportReport:
-    """Import every workbook named (folders searched for .xlsx .xlsm .xls .xlsb .ods).
+    """Import every workbook named (folders searched for .xlsx .xlsm .xls .xlsb .ods; in them,
+    an earlier import's roster and listed templates are passed over: ``report.skipped``).
 
     With ``outdir``: a JSON document per character or unit, named after it (``-2``, ``-3`` when
     names collide), with ``templates`` also our filled template of its system, then
-    ``import-report.json`` and the roster (``roster.csv``, ``roster.xlsx``). Inputs are never
-    replaced; every file is written whole or not at all. ``on_found`` receives the number of
+    ``import-report.json`` and the roster (``roster.csv``, ``roster.xlsx``), these three refused
+    before any workbook is read if they exist (without ``force``). Inputs are never replaced;
+    every file is written whole or not at all. ``on_found`` receives the number of
     workbooks to read before any is; ``on_entry`` each whole entry in input order once its files
     are written (the report keeps it small). With ``required``, finding no workbook is an
     InputError."""
     paths = list(paths)
     out = Path(outdir) if outdir is not None else None
-    root = _resolved(out) if out is not None else None
-    files = [p for p in input_files(paths, SUFFIXES, required)
-             if not (root is not None and _inside(p, root)) and not _earlier_output(p)]
+    found = find_inputs(paths, SUFFIXES, ours=earlier_output, required=required)
+    files = found.files
+    inputs = Inputs(files)
+    if out is not None:
+        refuse_outputs(out, inputs, force)
     if on_found is not None:
         on_found(len(files))
     options = dict(options or {})
-    inputs = Inputs(files)
     plan = _Plan(write=out is not None, templates=templates)
     taken: set[str] = set()
     entries: list[Imported] = []
@@ -279,15 +324,17 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
     def hand_on(prepared: list[Prepared]) -> None:
         for got in prepared:
             if out is not None and got.stem is not None:
+                assert got.document is not None
                 name, n = got.stem, 1
-                while name.casefold() in taken:
+                while True:
+                    targets = [(out / f"{name}.json", got.document)]
+                    if got.template is not None:
+                        targets.append((out / "templates" / f"{name}.xlsx", got.template))
+                    if name.casefold() not in taken and not _in_use([t for t, _ in targets], inputs, force):
+                        break
                     n += 1
                     name = f"{got.stem}-{n}"
                 taken.add(name.casefold())
-                assert got.document is not None
-                targets = [(out / f"{name}.json", got.document)]
-                if got.template is not None:
-                    targets.append((out / "templates" / f"{name}.xlsx", got.template))
                 for target, data in targets:
                     write_atomic(target, data, force, inputs)
                     got.entry.outputs.append(str(target))
@@ -308,33 +355,84 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
     for i, member in members:
         if member.findings:
             entries[i] = entries[i].with_findings(member.findings)
-    report = ImportReport(entries, check)
+    report = ImportReport(entries, check, [str(p) for p in found.skipped])
     if out is not None:
         report.write(out / REPORT_NAME, force, inputs)
-        write_roster(report.roster(), out, force=force, inputs=inputs)
+        report.written.append(str(out / REPORT_NAME))
+        report.written += [str(p) for p in write_roster(report.roster(), out, force=force, inputs=inputs)]
     return report
 
 
-def _resolved(folder: Path) -> Path | None:
+def _in_use(targets: list[Path], inputs: Inputs, force: bool) -> bool:
+    """Whether a name's files would replace an input, or (without ``force``) a file already
+    there: the name is passed over for the next suffix, so that a document never stops the run
+    halfway (the report and roster are refused before any work: :func:`refuse_outputs`)."""
+    from ..core.errors import OutputError
+
+    for target in targets:
+        try:
+            inputs.refuse(target)
+        except OutputError:
+            return True
+        if not force and (target.exists() or target.is_symlink()):
+            return True
+    return False
+
+
+#: what every import with an output folder writes there, whatever it reads
+FIXED_OUTPUTS = (REPORT_NAME, "roster.csv", "roster.xlsx")
+
+
+def refuse_outputs(out: Path, inputs: Inputs, force: bool) -> None:
+    """An OutputError before any workbook is read for an output every run writes that is an
+    input or (without ``force``) exists already: an earlier import's folder is refused, not
+    filled with documents beside an old roster."""
+    from ..core.errors import OutputError
+
+    for name in FIXED_OUTPUTS:
+        target = out / name
+        inputs.refuse(target)
+        if not force and (target.exists() or target.is_symlink()):
+            raise OutputError(f"{target}: already exists (use --force to replace it)", "OUTPUT_EXISTS",
+                              file=str(target))
+
+
+def earlier_output(path: Path) -> bool:
+    """A workbook an earlier import wrote, found in a folder: the roster beside its
+    import-report.json, or a filled template that report lists. A stray report claims
+    nothing: the folder's other workbooks are read."""
+    if path.name == "roster.xlsx":
+        return _report_outputs(path.parent / REPORT_NAME) is not None
+    if path.parent.name == "templates":
+        listed = _report_outputs(path.parent.parent / REPORT_NAME)
+        return listed is not None and path.name in listed
+    return False
+
+
+#: the largest import-report.json read to learn what an earlier import wrote (70 MB at 10,000 sheets)
+REPORT_READ_LIMIT = 512 * 1024 ** 2
+
+
+def _report_outputs(report: Path) -> frozenset[str] | None:
+    """The names of the filled templates the import report at ``report`` lists; None when it is
+    no import report of ours. Read once for each version of the file (its size and time)."""
     try:
-        return folder.resolve()
+        st = report.stat()
     except OSError:
         return None
+    if not report.is_file() or st.st_size > REPORT_READ_LIMIT:
+        return None
+    return _listed_templates(str(report), st.st_size, st.st_mtime_ns)
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    """Whether ``path`` lies in ``folder`` (resolved; an earlier run's output is not imported again)."""
+@lru_cache(maxsize=64)
+def _listed_templates(report: str, size: int, mtime_ns: int) -> frozenset[str] | None:
     try:
-        path.resolve().relative_to(folder)
-    except (ValueError, OSError):
-        return False
-    return True
-
-
-def _earlier_output(path: Path) -> bool:
-    """A roster or filled template an earlier import wrote (its folder holds the report)."""
-    return (path.parent / REPORT_NAME).exists() or (
-        path.parent.name == "templates" and (path.parent.parent / REPORT_NAME).exists())
+        data = json.loads(Path(report).read_bytes())
+        outputs = [o for e in data["files"] for o in e["import"]["outputs"]]
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):
+        return None
+    return frozenset(Path(o).name for o in outputs if isinstance(o, str) and Path(o).parent.name == "templates")
 
 
 _UNSAFE = re.compile(r'[\\/:*?"<>|\x00-\x1f]+')

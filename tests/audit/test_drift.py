@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from converter import evaluate
-from converter.audit.drift import formula_drift
+from converter.audit.drift import SHOWN_FORMULA, formula_drift
 from converter.io.formula_text import masked, normal, row_pattern, translate
 from converter.audit.template_formulas import SYSTEMS, current_map, dump_map, formula_map, map_file, parse_map
 from converter.core.findings import Severity
@@ -237,9 +237,11 @@ def test_an_edited_formula_is_altered(tmp_path: Path) -> None:
     [f] = formula_drift(tmp_path / "edited.xlsx")
     assert (f.code, f.cell, f.pointer) == ("AUDIT_FORMULA_ALTERED", "ユニット!H11", "/stats/hp/cost")
     assert f.params["found"] == "=E11/F11"
-    assert f.params["value"] == ""  # openpyxl saves no cached result
+    assert f.params["value"] == "—"  # openpyxl saves no cached result: none shown, never 「（結果 ）」
     assert f.params["expected"] == hp_cost
-    assert "INDEX(rules.sizes" in f.params["formula"]
+    # the template's 300-character formula, cut after its start (the cell's own has nothing in common)
+    assert f.params["formula"].startswith("=IF(OR('ユニット'!$E$11=")
+    assert f.params["formula"].endswith("…") and len(f.params["formula"]) == SHOWN_FORMULA
 
 
 def test_a_written_total_that_differs_is_a_typed_total(tmp_path: Path) -> None:

@@ -205,7 +205,7 @@ def test_cli_profile_reads_the_club_layout(tmp_path: Path, capsys) -> None:
     """--profile: the pinned name, the one-letter labels and the skill block; origin names the profile."""
     code = main(["import", str(LEGACY / "pp-club-2015.xlsx"), "-o", str(tmp_path),
                  "--profile", str(LEGACY / "profiles" / "club-2015-pp.toml")])
-    assert code == 0
+    assert code == 1  # imported, but its sheet is 1 PP over budget (an error: exit 1, issue 35)
     doc = json.loads((tmp_path / "ユウ・カザマ.json").read_text(encoding="utf-8"))
     assert doc["attributes"] == {"body": 3, "reflex": 4, "sense": 3, "mind": 3, "social": 2}
     data = json.loads((tmp_path / "import-report.json").read_text(encoding="utf-8"))

@@ -6,6 +6,7 @@ whatever reader made them, and places each finding at the cell its Source maps t
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
 from ..core import pointers
@@ -60,7 +61,7 @@ def _evaluate(doc: Mapping[str, Any], source: Source, rule_options: Mapping[str,
 
     system = doc.get("system")
     if "system" not in doc:
-        return [Finding("SCHEMA_REQUIRED", "", {"field": "system"})]
+        return labelled([Finding("SCHEMA_REQUIRED", "", {"field": "system"})], "")
     if system not in system_ids():
         return [Finding("DOC_SYSTEM_UNKNOWN", "/system", {"value": system, "choices": system_ids()})]
     rules = get_system(system)
@@ -69,7 +70,7 @@ def _evaluate(doc: Mapping[str, Any], source: Source, rule_options: Mapping[str,
         return [Finding("DOC_FORMAT_NEWER", "/format", {"value": fmt, "supported": rules.format})]
     options, notes = _options_in_force(system, source, rule_options)
     report.options = options
-    schema_findings = validate(doc, system)
+    schema_findings = labelled(validate(doc, system), system)
     ev = rules.evaluate_with(doc, {k: v["value"] for k, v in options.items()}, context)
     report.evaluation = ev
     return _one_per_cause(schema_findings, ev.findings, ev.complete) + notes
@@ -78,8 +79,8 @@ def _evaluate(doc: Mapping[str, Any], source: Source, rule_options: Mapping[str,
 # A value of the wrong type, a missing field: the root cause, which the engine's messages about
 # the same value would only obscure. A value not among the choices, a key the format does not
 # have: the engine could not read it as written either.
-ROOT_CAUSES = ("SCHEMA_TYPE", "SCHEMA_REQUIRED")
-NOT_READ = ("SCHEMA_TYPE", "SCHEMA_REQUIRED", "SCHEMA_ENUM", "SCHEMA_MISSPELLED")
+ROOT_CAUSES = ("SCHEMA_TYPE", "SCHEMA_REQUIRED", "SCHEMA_REQUIRED_ONE_OF")
+NOT_READ = ("SCHEMA_TYPE", "SCHEMA_REQUIRED", "SCHEMA_REQUIRED_ONE_OF", "SCHEMA_ENUM", "SCHEMA_MISSPELLED")
 
 
 def _one_per_cause(schema: list[Finding], engine: list[Finding], complete: bool) -> list[Finding]:
@@ -107,10 +108,94 @@ def _one_per_cause(schema: list[Finding], engine: list[Finding], complete: bool)
 def _cause_pointer(f: Finding) -> str:
     """Where a root cause is: a missing field at the field itself, not its parent (so its cell is
     the empty cell to fill); a misspelled key at the key. Any other finding at its pointer."""
-    if f.code in ("SCHEMA_REQUIRED", "SCHEMA_MISSPELLED") and f.params.get("field"):
+    if f.code in ("SCHEMA_REQUIRED", "SCHEMA_REQUIRED_ONE_OF", "SCHEMA_MISSPELLED") and f.params.get("field"):
         return f"{f.pointer}/{f.params.get('field')}"
     return f.pointer
 
+
+
+@lru_cache(maxsize=None)
+def _schema_words(system: str) -> tuple[dict[str, str], dict[str, tuple[tuple[str, ...], ...]]]:
+    """What the GM reads for each field of ``system``'s documents: the schema's ``title`` (the
+    rules' Japanese term, its explanation in brackets cut off) by pointer with ``*`` for every
+    list index; and the fields the schema asks for one of (``anyOf`` of ``required``), by pointer."""
+    titles: dict[str, str] = {}
+    either: dict[str, list[tuple[str, ...]]] = {}
+    stack: list[tuple[str, Any]] = [("", get_system(system).build_schema())] if system else []
+    while stack:
+        where, node = stack.pop()
+        if isinstance(node, list):
+            stack.extend((where, n) for n in node)
+            continue
+        if not isinstance(node, Mapping):
+            continue
+        for key, sub in (node.get("properties") or {}).items():
+            if isinstance(sub, Mapping) and isinstance(sub.get("title"), str):
+                titles.setdefault(f"{where}/{key}", sub["title"].split("（")[0].strip())
+            stack.append((f"{where}/{key}", sub))
+        branches = node.get("anyOf") or []
+        if branches and all(isinstance(b, Mapping) and set(b) == {"required"} for b in branches):
+            either.setdefault(where, []).append(tuple(f for b in branches for f in b["required"]))
+        for key in ("allOf", "anyOf", "oneOf", "then", "else"):
+            if key in node:
+                stack.append((where, node[key]))
+        for key in ("items", "additionalProperties"):
+            if isinstance(node.get(key), Mapping):
+                stack.append((f"{where}/*", node[key]))
+    return titles, {k: tuple(v) for k, v in either.items()}
+
+
+@lru_cache(maxsize=1)
+def _field_labels() -> dict[str, dict[str, list[str]]]:
+    """The labels ``rules/field_labels.toml`` gives fields the schema leaves untitled."""
+    import tomllib
+    from importlib import resources
+
+    return tomllib.loads(resources.files("converter.rules").joinpath("field_labels.toml").read_text("utf-8"))
+
+
+def field_label(system: str, at: str, field: str) -> tuple[str, str]:
+    """The Japanese and English words for ``field`` under pointer ``at``: the sheet's term (the
+    schema's title, else the labels file's), never the JSON key where the rules name it."""
+    generic = "/".join("*" if part.isdigit() else part for part in f"{at}/{field}".split("/"))
+    own = _field_labels().get(system, {}).get(generic) or _field_labels()["any"].get(field)
+    title = _schema_words(system)[0].get(generic) if system in system_ids() else None
+    ja = title or (own[0] if own else field)
+    en = own[1] if own and len(own) > 1 else field.replace("_", " ")
+    return ja, en
+
+
+def labelled(findings: list[Finding], system: str) -> list[Finding]:
+    """Schema findings in the GM's words: a missing field named by its label (``label_ja``,
+    ``label_en``); two or more missing fields of which the schema asks for one (pp's 回避修正 or
+    メインシステムの回避修正) one SCHEMA_REQUIRED_ONE_OF."""
+    either = _schema_words(system)[1] if system in system_ids() else {}
+    missing: dict[str, set[str]] = {}
+    for f in findings:
+        if f.code == "SCHEMA_REQUIRED":
+            missing.setdefault(f.pointer, set()).add(str(f.params.get("field")))
+    out: list[Finding] = []
+    merged: set[tuple[str, tuple[str, ...]]] = set()
+    for f in findings:
+        if f.code != "SCHEMA_REQUIRED":
+            out.append(f)
+            continue
+        field = str(f.params.get("field"))
+        generic = "/".join("*" if p.isdigit() else p for p in f.pointer.split("/"))
+        group = next((g for g in either.get(generic, ()) if field in g and set(g) <= missing[f.pointer]), None)
+        if group is None:
+            ja, en = field_label(system, f.pointer, field)
+            out.append(Finding(f.code, f.pointer, {**f.params, "label_ja": ja, "label_en": en}, f.cell,
+                               f.severity))
+        elif (f.pointer, group) not in merged:
+            merged.add((f.pointer, group))
+            # placed at the last one's cell (pp: メインシステムの回避修正, the one cell to fill)
+            words = [field_label(system, f.pointer, name) for name in group]
+            out.append(Finding("SCHEMA_REQUIRED_ONE_OF", f.pointer,
+                               {"field": group[-1], "fields": list(group),
+                                "labels_ja": "か".join(f"「{w[0]}」" for w in words),
+                                "labels_en": " or ".join(f'"{w[1]}"' for w in words)}, f.cell, f.severity))
+    return out
 
 
 def _options_in_force(system: str, source: Source, rule_options: Mapping[str, str]

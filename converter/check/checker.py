@@ -37,7 +37,8 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
     """One Source checked. ``options`` (``--rule``) win over the readings the Source carries;
     ``context`` entries given here win over the Source's own (a catalog sheet)."""
     if source.kind in (UNREADABLE, REPORT):
-        return FileReport(source.path, None, ordered(source.findings), source.kind, source.origin)
+        findings = [_format_advice(source.path, f) for f in source.findings]
+        return FileReport(source.path, None, ordered(findings), source.kind, source.origin)
     if source.kind == CATALOG:
         catalog = source.context["catalog"]
         return FileReport(source.path, CATALOG_SYSTEM, ordered(catalog.findings), CATALOG,
@@ -53,6 +54,22 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
         findings += own_catalog.findings  # the workbook's own catalog sheet, unless another was named
     report.findings = ordered(_placed(findings, source.cells))
     return report
+
+
+def _format_advice(path: str, f: Finding) -> Finding:
+    """``f``, unless it says a file whose name does not end in .json is not JSON: then what
+    the file is by its suffix, and what mechasheet reads instead."""
+    from pathlib import PurePath
+
+    suffix = PurePath(path).suffix.lower()
+    if f.code not in ("INPUT_NOT_JSON", "INPUT_NOT_TEXT") or suffix in ("", ".json") or path == "<stdin>":
+        return f
+    # what the file is by its suffix: a memo, a PDF, a workbook saved in another format
+    code = {".txt": "INPUT_TEXT_FILE", ".csv": "INPUT_TEXT_FILE", ".tsv": "INPUT_TEXT_FILE",
+            ".md": "INPUT_TEXT_FILE", ".pdf": "INPUT_PDF_FILE", ".xls": "INPUT_OTHER_WORKBOOK",
+            ".xlsb": "INPUT_OTHER_WORKBOOK", ".ods": "INPUT_OTHER_WORKBOOK",
+            ".numbers": "INPUT_OTHER_WORKBOOK"}.get(suffix, "INPUT_UNKNOWN_FORMAT")
+    return Finding(code, f.pointer, {"file": path, "suffix": suffix}, f.cell)
 
 
 def _evaluate(doc: Mapping[str, Any], source: Source, rule_options: Mapping[str, str],

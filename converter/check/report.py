@@ -33,6 +33,9 @@ class FileReport:
     cells: dict[str, str] = field(default_factory=dict)  # pointer → cell, for sheets
     context: dict[str, Any] = field(default_factory=dict)  # the engine's extra inputs used
     options: dict[str, dict[str, str]] = field(default_factory=dict)  # name → {value, from}
+    # False for the catalog --catalog named: its findings are reported, but it is the checks'
+    # input, not a file checked (the summary's counts of files leave it out)
+    counted: bool = True
 
     @property
     def valid(self) -> bool:
@@ -117,7 +120,12 @@ class CheckReport:
         return any(f.kind == UNREADABLE for f in self.files)
 
     def summary(self) -> dict[str, int]:
-        return tally([[x.level for x in f.findings] for f in self.files], self.sets)
+        """Counts of the files checked (not a --catalog file) and of every finding."""
+        counts = tally([[x.level for x in f.findings] for f in self.files], self.sets)
+        given = [f for f in self.files if not f.counted]
+        counts["files"] -= len(given)
+        counts["invalid"] -= sum(1 for f in given if not f.valid)
+        return counts
 
     def to_dict(self, lang: str = "ja", files: list[Any] | None = None,
                 summary: dict[str, int] | None = None) -> dict[str, Any]:
@@ -126,7 +134,8 @@ class CheckReport:
         not hold them (an import's, let go once written)."""
         counts = self.summary() if summary is None else summary
         return {"format": REPORT_FORMAT, "version": __version__, "options": dict(self.options),
-                "summary": counts, "valid": counts["invalid"] == 0,
+                "summary": counts,
+                "valid": counts["invalid"] == 0 and all(f.valid for f in self.files if not f.counted),
                 "files": [f.to_dict(lang) for f in self.files] if files is None else files,
                 "sets": {name: s.to_dict(lang) for name, s in self.sets.items()}}
 

@@ -226,9 +226,15 @@ def _print_folded(console, files: list[FileReport], opts: TextOptions) -> None:
 
 def _print_summary(console, report: CheckReport, opts: TextOptions) -> None:
     s = report.summary()
-    console.print(_words(opts.lang)["summary"].format(n=s["files"], bad=s["invalid"], errors=s["errors"],
-                                                      warnings=s["warnings"], infos=s["infos"]),
-                  style="bold" if report.valid else "bold red")
+    w = _words(opts.lang)
+    line = w["summary"].format(n=s["files"], bad=s["invalid"], errors=s["errors"], warnings=s["warnings"],
+                               infos=s["infos"])
+    for given in (f for f in report.files if not f.counted):  # --catalog's file: counted apart
+        levels = [x.level for x in given.findings]
+        line += w["summary_given"].format(file=given.path, errors=levels.count(Severity.ERROR),
+                                          warnings=levels.count(Severity.WARNING),
+                                          infos=levels.count(Severity.INFO))
+    console.print(line, style="bold" if report.valid else "bold red", markup=False)
 
 
 PROGRESS_FROM = 6  # files: fewer finish before a bar would be worth drawing

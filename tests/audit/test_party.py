@@ -143,3 +143,24 @@ def test_the_xlsx_report_sheets_hold_the_words(party) -> None:
     wb = openpyxl.load_workbook(io.BytesIO(xlsx_report_bytes(party, "ja")), read_only=True)
     values = {c for ws in wb.worksheets for row in ws.iter_rows(values_only=True) for c in row}
     assert {"警告", "同じファイル", "JSON 文書"} <= values and not {"warning", "content", "json"} & values
+
+
+@pytest.mark.parametrize(("text", "ja", "en"), [
+    ("[party]\nbalance_tolerence = 0.3\n", "この項目はありません。もしかして balance_tolerance",
+     "did you mean balance_tolerance?"),
+    ("[party]\nzzz = 1\n", "書けるのは balance_tolerance、characters_per_player です",
+     "the keys here are balance_tolerance, characters_per_player"),
+    ("[party]\nbalance_tolerance = -1\n", "0 より大きい数にします", "must be a number above 0"),
+    ("name = ", "TOML として読めません", "not TOML")])
+def test_house_rule_errors_in_the_gms_words(tmp_path: Path, text: str, ja: str, en: str) -> None:
+    """A misspelt or unknown house-rules key, a bad value: said in each language with the keys
+    that may be written and the closest, never Python's 「unknown key (known: …)」 (issue 35.4)."""
+    from converter.audit.house import load_house
+    from converter.core.errors import InputError
+
+    house = tmp_path / "house.toml"
+    house.write_text(text, "utf-8")
+    with pytest.raises(InputError) as err:
+        load_house(house, ["up", "pp", "mailgear"])
+    assert ja in err.value.message("ja") and en in err.value.message("en")
+    assert "unknown key" not in err.value.message("ja") + err.value.message("en")

@@ -92,3 +92,17 @@ def test_an_audit_of_a_missing_folder_is_an_error(capsys, tmp_path) -> None:
     err = _refused(capsys, "audit", str(tmp_path / "no-such-dir") + "/", "-o", str(report))
     assert "ファイルもフォルダーもありません" in err and not report.exists()
     assert "there is no file or folder" in _refused(capsys, "--lang", "en", "audit", "nope/", "-o", str(report))
+
+
+def test_the_breakdown_names_attributes_and_skills_as_the_sheet_does(capsys) -> None:
+    """`check --breakdown` on a pp character: 〈操縦〉's 能力値 reads 反応, not reflex or piloting
+    (issue 35.4); in English, Reflex."""
+    pilot = SAMPLES / "pp" / "pilot_with_machine.json"
+    assert main(["check", str(pilot), "--breakdown"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("/derived/skills/0/attribute"))
+    assert line.split()[-1] == "反応"
+    assert not {"reflex", "piloting"} & set(out.split())
+    assert main(["check", str(pilot), "--breakdown", "--lang", "en"]) == 0
+    en = capsys.readouterr().out
+    assert next(x for x in en.splitlines() if x.startswith("/derived/skills/0/attribute")).split()[-1] == "Reflex"

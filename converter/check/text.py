@@ -180,10 +180,31 @@ def _print_breakdown(console, fr: FileReport, opts: TextOptions) -> None:
         table.add_column(w["where"])
         table.add_column(w["derived"])
         table.add_column(w["value"], justify="right")
+        named = _id_labels(fr.system or "", opts.lang)
         for d in ev.derived.values():
             value = d.value_in(opts.lang)
+            if isinstance(value, str):  # an id the tables name (reflex, piloting): the name
+                value = named.get(value, value)
             table.add_row(d.pointer, d.label_in(opts.lang), "" if value is None else str(value))
         console.print(table)
+
+
+@lru_cache(maxsize=None)
+def _id_labels(system: str, lang: str) -> dict[str, str]:
+    """Each id a system's tables name (an attribute, a skill) → its label in ``lang``, so that a
+    derived value the engine keeps as an id (export reads it) is shown as the sheet names it."""
+    from ..rules import system_ids
+    from ..rules.tables_file import load_tables
+
+    if system not in system_ids():
+        return {}
+    out: dict[str, str] = {}
+    for rows in load_tables(system).values():
+        if isinstance(rows, list):
+            for row in rows:
+                if isinstance(row, dict) and isinstance(row.get("id"), str) and isinstance(row.get("label"), str):
+                    out.setdefault(row["id"], row.get("label_en") or row["label"] if lang == "en" else row["label"])
+    return out
 
 
 def _print_set_findings(console, report: CheckReport, opts: TextOptions) -> None:

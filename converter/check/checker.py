@@ -172,12 +172,12 @@ def _field_labels() -> dict[str, dict[str, list[str]]]:
 
 
 def field_label(system: str, at: str, field: str) -> tuple[str, str]:
-    """The Japanese and English words for ``field`` under pointer ``at``: the sheet's term (the
-    schema's title, else the labels file's), never the JSON key where the rules name it."""
+    """The Japanese and English words for ``field`` under pointer ``at``: the sheet's label
+    (rules/field_labels.toml), else the rules' term (the schema's title), never the JSON key."""
     generic = "/".join("*" if part.isdigit() else part for part in f"{at}/{field}".split("/"))
     own = _field_labels().get(system, {}).get(generic) or _field_labels()["any"].get(field)
     title = _schema_words(system)[0].get(generic) if system in system_ids() else None
-    ja = title or (own[0] if own else field)
+    ja = own[0] if own else title or field  # the sheet's own words where the file gives them
     en = own[1] if own and len(own) > 1 else field.replace("_", " ")
     return ja, en
 

@@ -3,7 +3,7 @@ the duplicates and the settings in force. The xlsx report writes them as sheets;
 renders the same frames, so both say the same thing."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..core.texts import texts
 from .report import ROSTER_COLUMNS, AuditMember, AuditReport, approval
@@ -91,23 +91,28 @@ def duplicates_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame
     import pandas
 
     t = texts(lang)
-    rows = [{"kind": t[f"audit_duplicate_{d['kind']}"], "key": duplicate_match(d, lang),
+    rows = [{"kind": t[f"audit_duplicate_{d['kind']}"], "key": duplicate_match(d, lang, report.members),
              "files": "\n".join(d["files"])} for d in report.duplicates]
     frame = pandas.DataFrame(rows, columns=list(DUPLICATE_COLUMNS))
     frame.columns = headers(DUPLICATE_COLUMNS, lang)
     return frame
 
 
-def duplicate_match(group: Mapping[str, Any], lang: str = "ja") -> str:
+def duplicate_match(group: Mapping[str, Any], lang: str = "ja", members: Sequence[AuditMember] = ()) -> str:
     """What a group of duplicates shares, as a GM reads it: the whole content (not its SHA-256),
-    the name (「超鋼神ダイガイオー（up）」), the player."""
+    the name as the first of ``members`` bearing it typed it (「超鋼神ダイガイオー（up）」), the player."""
+    from .duplicates import name_key
+
     t = texts(lang)
     if group["kind"] == "content":
         return t["audit_duplicate_match_content"]
+    system, _, key = str(group["key"]).partition(":") if group["kind"] == "name" else ("", "", str(group["key"]))
+    typed = next((str(m.name if group["kind"] == "name" else m.player) for m in members
+                  if name_key((m.name if group["kind"] == "name" else m.player) or "") == key
+                  and (not system or m.report.system == system)), key)
     if group["kind"] == "name":
-        system, _, name = str(group["key"]).partition(":")
-        return t["audit_duplicate_match_name"].format(name=name, system=system)
-    return str(group["key"])
+        return t["audit_duplicate_match_name"].format(name=typed, system=system)
+    return typed
 
 
 def settings_rows(report: AuditReport, lang: str = "ja") -> list[tuple[str, str]]:

@@ -119,7 +119,7 @@ def test_audit_tables_speak_japanese(party, pages) -> None:
     assert set(roster_frame(party, "ja")["読み方"]) == {"JSON 文書"}
     dups = duplicates_frame(party, "ja")
     kinds = dict(zip(dups["種類"], dups["一致したもの"], strict=True))
-    assert kinds["同じファイル"] == "中身すべて（バイト単位で同一）" and kinds["同じ名前"] == "キャラa（pp）"
+    assert kinds["同じファイル"] == "中身すべて（バイト単位で同一）" and kinds["同じ名前"] == "キャラA（pp）"
     sha = next(d["key"] for d in party.duplicates if d["kind"] == "content")
     assert sha not in pages["ja"]
     assert {"same file", "same name"} <= set(duplicates_frame(party, "en")["kind"])

@@ -164,7 +164,7 @@ def _schema_words(system: str) -> tuple[dict[str, str], dict[str, tuple[tuple[st
 
 @lru_cache(maxsize=1)
 def _field_labels() -> dict[str, dict[str, list[str]]]:
-    """The labels ``rules/field_labels.toml`` gives fields the schema leaves untitled."""
+    """``rules/field_labels.toml``: the sheet's words for fields the schema leaves untitled or words otherwise."""
     import tomllib
     from importlib import resources
 

@@ -48,12 +48,22 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
     report = FileReport(source.path, doc.get("system") if isinstance(doc.get("system"), str) else None,
                         kind=DOCUMENT, origin=source.origin, document=dict(doc),
                         cells=dict(source.cells), context=merged)
-    findings = list(source.findings) + _evaluate(doc, source, options or {}, merged, report)
+    findings = _one_per_value(list(source.findings), _evaluate(doc, source, options or {}, merged, report))
     own_catalog = source.context.get("catalog")
     if merged.get("catalog") is own_catalog and own_catalog is not None:
         findings += own_catalog.findings  # the workbook's own catalog sheet, unless another was named
     report.findings = ordered(_placed(findings, source.cells))
     return report
+
+
+def _one_per_value(read: list[Finding], evaluated: list[Finding]) -> list[Finding]:
+    """The reader's and the checks' findings, one error per typed value: a cell's value not in
+    its list (SHEET_ENUM_UNKNOWN) gives way to the rules' own error at that value, which names
+    the field (属性「実弾」はありません); the schema's SCHEMA_ENUM, which lists ids, gives way to it."""
+    unlisted = {f.pointer for f in read if f.code == "SHEET_ENUM_UNKNOWN"}
+    ruled = {f.pointer for f in evaluated if f.level is Severity.ERROR and f.code != "SCHEMA_ENUM"}
+    return [f for f in read if not (f.code == "SHEET_ENUM_UNKNOWN" and f.pointer in ruled)] + \
+        [f for f in evaluated if not (f.code == "SCHEMA_ENUM" and f.pointer in unlisted)]
 
 
 def _format_advice(path: str, f: Finding) -> Finding:

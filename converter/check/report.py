@@ -34,7 +34,7 @@ class FileReport:
     context: dict[str, Any] = field(default_factory=dict)  # the engine's extra inputs used
     options: dict[str, dict[str, str]] = field(default_factory=dict)  # name → {value, from}
     # False for the catalog --catalog named: its findings are reported, but it is the checks'
-    # input, not a file checked (the summary's counts of files leave it out)
+    # input, not a file checked (the text summary counts it apart; JSON: its kind, catalog)
     counted: bool = True
 
     @property
@@ -120,12 +120,7 @@ class CheckReport:
         return any(f.kind == UNREADABLE for f in self.files)
 
     def summary(self) -> dict[str, int]:
-        """Counts of the files checked (not a --catalog file) and of every finding."""
-        counts = tally([[x.level for x in f.findings] for f in self.files], self.sets)
-        given = [f for f in self.files if not f.counted]
-        counts["files"] -= len(given)
-        counts["invalid"] -= sum(1 for f in given if not f.valid)
-        return counts
+        return tally([[x.level for x in f.findings] for f in self.files], self.sets)
 
     def to_dict(self, lang: str = "ja", files: list[Any] | None = None,
                 summary: dict[str, int] | None = None) -> dict[str, Any]:
@@ -134,8 +129,7 @@ class CheckReport:
         not hold them (an import's, let go once written)."""
         counts = self.summary() if summary is None else summary
         return {"format": REPORT_FORMAT, "version": __version__, "options": dict(self.options),
-                "summary": counts,
-                "valid": counts["invalid"] == 0 and all(f.valid for f in self.files if not f.counted),
+                "summary": counts, "valid": counts["invalid"] == 0,
                 "files": [f.to_dict(lang) for f in self.files] if files is None else files,
                 "sets": {name: s.to_dict(lang) for name, s in self.sets.items()}}
 

@@ -248,9 +248,11 @@ def _print_folded(console, files: list[FileReport], opts: TextOptions) -> None:
 def _print_summary(console, report: CheckReport, opts: TextOptions) -> None:
     s = report.summary()
     w = _words(opts.lang)
-    line = w["summary"].format(n=s["files"], bad=s["invalid"], errors=s["errors"], warnings=s["warnings"],
-                               infos=s["infos"])
-    for given in (f for f in report.files if not f.counted):  # --catalog's file: counted apart
+    given_files = [f for f in report.files if not f.counted]  # --catalog's file: not a file checked
+    line = w["summary"].format(n=s["files"] - len(given_files),
+                               bad=s["invalid"] - sum(1 for f in given_files if not f.valid),
+                               errors=s["errors"], warnings=s["warnings"], infos=s["infos"])
+    for given in given_files:
         levels = [x.level for x in given.findings]
         line += w["summary_given"].format(file=given.path, errors=levels.count(Severity.ERROR),
                                           warnings=levels.count(Severity.WARNING),

@@ -22,12 +22,16 @@ REPORT_BUGS = "https://github.com/mechasheet/mechasheet/issues"
 def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     """The parser, every help text in ``lang``."""
     from .core.version import __version__
+    from .rules import system_ids
 
     t = texts(lang)
     p = localized_parser(argparse.ArgumentParser(prog="mechasheet", description=t["description"],
                                                  add_help=False, formatter_class=help_formatter(t)), t)
     p.add_argument("--version", action="version", version=f"mechasheet {__version__}", help=t["version"])
     p.add_argument("--debug", action="store_true", help=t["debug"])
+    # also before the command (`mechasheet --lang en check x`): argv_lang read it, and every
+    # command's --lang defaults to it
+    p.add_argument("--lang", type=str.lower, choices=("ja", "en"), default=lang, help=t["lang"])
     sub = p.add_subparsers(dest="command", required=True, metavar=t["usage_commands"])
 
     def jobs(text: str) -> int:
@@ -37,17 +41,23 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
             raise argparse.ArgumentTypeError(t["jobs_at_least_one"])
         return value
 
+    def existing(text: str) -> str:
+        """A file or folder that is there (an audit or import of nothing is refused, not reported)."""
+        if text != "-" and not os.path.exists(text):
+            raise argparse.ArgumentTypeError(t["path_missing"].format(path=text))
+        return text
+
     # The options several commands share, in one wording: flags and add_argument's keywords (the
     # help a text's key); a command names them "name" or "name:help key".
     shared: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         "force": (("--force",), {"action": "store_true", "help": "force"}),
         "rule": (("--rule",), {"action": "append", "default": [], "metavar": "NAME=VALUE", "help": "rule"}),
-        "lang": (("--lang",), {"choices": ("ja", "en"), "default": lang, "help": "lang"}),
+        "lang": (("--lang",), {"type": str.lower, "choices": ("ja", "en"), "default": lang, "help": "lang"}),
         "jobs": (("--jobs",), {"type": jobs, "default": None, "metavar": "N", "help": "check_jobs"}),
         "profile": (("--profile",), {"metavar": "FILE", "help": "import_profile"}),
         "catalog": (("--catalog",), {"metavar": "FILE", "help": "check_catalog"}),
         "skills": (("--skills",), {"metavar": "FILE", "help": "check_skills"}),
-        "formulas": (("--formulas",), {"choices": ("native", "xlwings"), "default": "native",
+        "formulas": (("--formulas",), {"type": str.lower, "choices": ("native", "xlwings"), "default": "native",
                                        "help": "excel_formulas"}),
         "format": (("--format",), {"choices": ("text", "json"), "default": "text"}),
         "output": (("-o", "--output"), {}),
@@ -71,6 +81,7 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
         return c
 
     paths = {"nargs": "+", "metavar": "PATH"}
+    systems = tuple(system_ids())
     command("check", ("paths", "check_paths"), "format:check_format", "jobs", ("--breakdown", "check_breakdown"),
             ("--quiet", "check_quiet"), "rule", "lang", "catalog", "skills", examples=True, paths=paths,
             format={"choices": ("text", "json", "jsonl")},
@@ -78,18 +89,20 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     command("import", ("paths", "import_paths"), "output:import_output", ("--system", "import_system"),
             ("--templates", "import_templates"), "profile", "jobs:import_jobs", ("--quiet", "import_quiet"),
             "force", "rule", "lang",
-            examples=True, paths=paths, output={"metavar": "OUTDIR", "required": True},
-            system={"choices": ("up", "pp", "mailgear")}, templates={"action": "store_true"},
+            examples=True, paths={**paths, "type": existing}, output={"metavar": "OUTDIR", "required": True},
+            system={"type": str.lower, "choices": systems}, templates={"action": "store_true"},
             quiet={"action": "store_true"})
     command("audit", ("paths", "audit_paths"), "output:audit_output", ("--house", "audit_house"),
             ("--annotated", "audit_annotated"), ("--no-annotated", "audit_no_annotated"), "profile", "jobs",
-            ("--quiet", "audit_quiet"), "force", "rule", "lang", "catalog", "skills", examples=True, paths=paths,
+            ("--quiet", "audit_quiet"), "force", "rule", "lang", "catalog", "skills", examples=True,
+            paths={**paths, "type": existing},
             output={"action": "append", "required": True, "metavar": "REPORT"}, house={"metavar": "FILE"},
             annotated={"metavar": "DIR"}, quiet={"action": "store_true"},
             **{"no-annotated": {"action": "store_true"}})
-    command("schema", ("system", "schema_system"), "lang")
+    command("schema", ("system", "schema_system"), "lang",
+            system={"type": str.lower, "choices": (*systems, *REPORT_SCHEMAS), "metavar": "SCHEMA"})
     command("template", ("system", "template_system"), "output:template_output", "force", "lang", "formulas",
-            output={"metavar": "PATH"})
+            output={"metavar": "PATH"}, system={"type": str.lower, "choices": systems, "metavar": "SYSTEM"})
     command("write", ("document", "write_document"), "output:write_output", "force", "rule", "lang",
             "catalog:write_catalog", "skills:write_skills", "formulas",
             document={"metavar": "DOC.json"}, output={"metavar": "SHEET.xlsx"})
@@ -100,12 +113,12 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
             "force", "lang", sheet={"metavar": "SHEET.xlsx"}, output={"required": True, "metavar": "OUT.xlsx"})
     command("convert", ("src", "convert_src"), ("--to", "convert_to"), "output:convert_output", "force", "lang",
             ("--mapping", "convert_mapping"), "catalog:convert_catalog", "format:convert_format",
-            src={"metavar": "SRC"}, to={"required": True, "choices": ("up", "mailgear", "pp")},
+            src={"metavar": "SRC"}, to={"required": True, "type": str.lower, "choices": systems},
             output={"metavar": "OUT.json|OUT.xlsx"}, mapping={"metavar": "FILE"})
     command("export", ("paths", "export_paths"), ("--to", "export_to"), ("--stdout", "export_stdout"),
             "output:export_output", "force", "lang", "profile", "catalog", "skills",
             paths={"nargs": "+", "metavar": "SHEET_OR_DOC"},
-            to={"required": True, "choices": ("ccfolia", "udonarium", "palette")},
+            to={"required": True, "type": str.lower, "choices": ("ccfolia", "udonarium", "palette")},
             stdout={"action": "store_true"}, output={"metavar": "OUTDIR"})
     return p
 

@@ -271,3 +271,36 @@ def test_every_catalog_code_is_raised() -> None:
     assert not never, f"catalog codes that nothing under converter/ raises: {never}"
     assert set(NOT_RAISED) <= set(catalog()), set(NOT_RAISED) - set(catalog())
     assert not set(NOT_RAISED) & set(raised), f"listed as not raised, but raised: {set(NOT_RAISED) & set(raised)}"
+
+
+def _required_fields(schema: Any, where: str = ""):
+    """Every (pointer with ``*`` for list indexes, field) a schema requires."""
+    if isinstance(schema, list):
+        for node in schema:
+            yield from _required_fields(node, where)
+        return
+    if not isinstance(schema, dict):
+        return
+    for name in schema.get("required", []):
+        yield where, name
+    for key, sub in (schema.get("properties") or {}).items():
+        yield from _required_fields(sub, f"{where}/{key}")
+    for key in ("allOf", "anyOf", "oneOf", "then", "else"):
+        yield from _required_fields(schema.get(key), where)
+    for key in ("items", "additionalProperties"):
+        yield from _required_fields(schema.get(key), f"{where}/*")
+
+
+@pytest.mark.parametrize("system", ["up", "pp", "mailgear"])
+def test_every_required_field_has_the_sheets_word(system: str) -> None:
+    """Every field a schema requires is named in Japanese (the sheet's term) in a missing-field
+    message, never by its JSON key (issue 35.2)."""
+    from converter.check.checker import field_label
+    from converter.rules import get_system
+
+    fields = set(_required_fields(get_system(system).build_schema()))
+    assert len(fields) > 10
+    for where, name in sorted(fields):
+        ja, en = field_label(system, where, name)
+        assert ja != name and (JAPANESE.search(ja) or ja.isupper()), (where, name, ja)  # or CR, SR...
+        assert en and not JAPANESE.search(en), (where, name, en)

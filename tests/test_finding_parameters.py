@@ -356,7 +356,7 @@ MG_CASES = [
          mg(pilot(equipment=[AGS]))),
     Case("gear", "MG_STAT_INVALID", "/gear/stats/sensor", {**SENSOR, "value": "高い"},
          mg(pilot(stats={"sensor": "高い"}))),
-    Case("gear", "MG_CUSTOM_RANK_MISMATCH", "/gear/custom", {"custom": True, "rank": "C"},
+    Case("gear", "MG_CUSTOM_RANK_MISMATCH", "/gear/custom", {"rank": "C", "custom_ja": "○", "custom_en": "yes"},
          mg(pilot(gear={"custom": True, "boosts": ["sensor", "cr", "sr"]}))),
     Case("gear", "MG_CUSTOM_BOOST_NOT_CUSTOM", "/gear/boosts", {"rank": "C"}, mg(pilot(gear={"boosts": ["sensor"]}))),
     Case("gear", "MG_CUSTOM_BOOST_COUNT", "/gear/boosts", {"count": 2, "required": 3},

@@ -6,7 +6,9 @@ ignored, so 「ガンダム」 and 「ガンダム 」 or 「ＲＸ－７８」 
 """
 from __future__ import annotations
 
+import re
 import unicodedata
+from pathlib import PurePath
 from typing import Any, Iterable
 
 from ..core.findings import Finding
@@ -22,12 +24,29 @@ def name_key(text: Any) -> str:
     return "".join(unicodedata.normalize("NFKC", str(text)).casefold().split())
 
 
+#: how a copy's name reads: 「x (1).xlsx」 (a browser's download), 「x - コピー.xlsx」 (Windows),
+#: 「x のコピー」, 「Copy of x」, 「x copy 2」 (macOS), 「x_copy」
+COPY_NAME = re.compile(r"(\s*\(\d+\)|(\s+|\s*[-_]\s*)copy|\s*[-_]?\s*(の)?コピー)(\s*\(?\d+\)?)?$"
+                       r"|^(copy of\s|コピー\s*[-～~]?\s*)", re.IGNORECASE)
+
+
+def looks_like_a_copy(path: str) -> bool:
+    """Whether a file's name reads as a copy of another's (``COPY_NAME``)."""
+    return bool(COPY_NAME.search(PurePath(path).stem))
+
+
 def _indexed(files: list[AuditedFile]) -> Iterable[tuple[int, AuditedFile, AuditMember]]:
     i = 0
     for audited in files:
         for m in audited.members:
             yield i, audited, m
             i += 1
+
+
+def _originals_first(files: list[AuditedFile]) -> list[tuple[int, AuditedFile, AuditMember]]:
+    """The members with those whose file is named as a copy last, else in folder order: of two
+    alike, the copy is the one flagged (「takashi-up (1).xlsx」, not 「takashi-up.xlsx」)."""
+    return sorted(_indexed(files), key=lambda item: (looks_like_a_copy(item[1].path), item[0]))
 
 
 def _where(audited: AuditedFile, m: AuditMember) -> str:
@@ -40,7 +59,7 @@ def duplicate_findings(files: list[AuditedFile], house: HouseRules) -> list[tupl
     first_content: dict[str, str] = {}
     first_name: dict[tuple[str | None, str], str] = {}
     by_player: dict[str, list[tuple[int, AuditMember]]] = {}
-    for i, audited, m in _indexed(files):
+    for i, audited, m in _originals_first(files):
         if audited.sha256 is not None:
             first = first_content.setdefault(audited.sha256, audited.path)
             if first != audited.path:

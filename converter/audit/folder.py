@@ -105,7 +105,7 @@ def finish(audited: list[AuditedFile], house: HouseRules, options: Mapping[str, 
     extra: list[tuple[int, Finding]] = []
     extra += duplicate_findings(audited, house)
     extra += _budget_findings(members, house)
-    party, outliers = party_views(members, house, check.sets)
+    party, outliers = party_views(members, house, check.sets, extra)
     extra += outliers
     for index, finding in extra:
         report = members[index].report

@@ -130,12 +130,13 @@ def load_house(path: str | Path, systems: Iterable[str]) -> HouseRules:
     try:
         raw = tomllib.loads(p.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise _invalid(p, "", str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
+        raise _invalid(p, "", "house_toml",
+                       detail=str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
     systems = tuple(systems)
     _known(p, "", raw, _TOP)
     rules = _table(p, "rules", raw.get("rules", {}))
     if not all(isinstance(v, str) for v in rules.values()):
-        raise _invalid(p, "rules", "every reading is a text (as --rule NAME=VALUE)")
+        raise _invalid(p, "rules", "house_reading_text")
     budget = _table(p, "budget", raw.get("budget", {}))
     _known(p, "budget", budget, {"per_character", "players", *systems})
     players = _table(p, "budget.players", budget.get("players", {}))
@@ -143,7 +144,7 @@ def load_house(path: str | Path, systems: Iterable[str]) -> HouseRules:
     _known(p, "party", party, _PARTY)
     approved = raw.get("approved", [])
     if not isinstance(approved, list):
-        raise _invalid(p, "approved", "write each exception as an [[approved]] table")
+        raise _invalid(p, "approved", "house_approved_tables")
     return HouseRules(
         path=str(p), name=_text(p, "name", raw.get("name", "")), rules=dict(rules),
         budget_all=_count(p, "budget.per_character", budget.get("per_character")),
@@ -162,12 +163,12 @@ def _approval(p: Path, i: int, raw: Any) -> Approval:
     _known(p, key, table, _APPROVAL)
     code, pointer = table.get("code"), table.get("pointer")
     if code is None and pointer is None:
-        raise _invalid(p, key, "name the finding: code, pointer or both")
+        raise _invalid(p, key, "house_approval_names")
     if pointer is not None and not (isinstance(pointer, str) and (pointer == "" or pointer.startswith("/"))):
-        raise _invalid(p, f"{key}.pointer", "a JSON pointer starts with /")
+        raise _invalid(p, f"{key}.pointer", "house_pointer_slash")
     by = table.get("by")
     if not isinstance(by, str) or not by.strip():
-        raise _invalid(p, f"{key}.by", "say who approved it")
+        raise _invalid(p, f"{key}.by", "house_approval_by")
     return Approval(_text(p, f"{key}.file", table.get("file", "*")) or "*",
                     None if code is None else _text(p, f"{key}.code", code),
                     pointer, by.strip(), _text(p, f"{key}.note", table.get("note", "")))
@@ -175,20 +176,27 @@ def _approval(p: Path, i: int, raw: Any) -> Approval:
 
 def _table(p: Path, key: str, value: Any) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise _invalid(p, key, "must be a table")
+        raise _invalid(p, key, "house_table")
     return value
 
 
 def _known(p: Path, key: str, table: Mapping[str, Any], known: set[str]) -> None:
+    """No key but ``known`` in ``table``: an unknown one is named with the keys that may be
+    written there and the closest of them (a misspelling: balance_tolerence)."""
+    import difflib
+
     unknown = sorted(set(table) - known)
     if unknown:
         where = f"{key}.{unknown[0]}" if key else unknown[0]
-        raise _invalid(p, where, f"unknown key (known: {', '.join(sorted(known))})")
+        close = difflib.get_close_matches(str(unknown[0]), sorted(known), n=1, cutoff=0.6)
+        raise _invalid(p, where, "house_unknown_key_close" if close else "house_unknown_key",
+                       known="、".join(sorted(known)), known_en=", ".join(sorted(known)),
+                       close=close[0] if close else "")
 
 
 def _text(p: Path, key: str, value: Any) -> str:
     if not isinstance(value, str):
-        raise _invalid(p, key, "must be a text")
+        raise _invalid(p, key, "house_text")
     return value
 
 
@@ -199,16 +207,25 @@ def _count(p: Path, key: str, value: Any) -> int | None:
 
 def _whole(p: Path, key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise _invalid(p, key, "must be a whole number, 0 or more")
+        raise _invalid(p, key, "house_whole")
     return value
 
 
 def _fraction(p: Path, key: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 10:
-        raise _invalid(p, key, "must be a number above 0 (0.25: a quarter of the median)")
+        raise _invalid(p, key, "house_fraction")
     return float(value)
 
 
-def _invalid(p: Path, key: str, why: str) -> InputError:
+def _invalid(p: Path, key: str, why: str, **params: Any) -> InputError:
+    """HOUSE_INVALID naming the file and the key; ``why`` a text's key in core/texts.toml (said
+    in each language, with ``params``), or a reason as it is (a TOML parser's own words)."""
+    from ..core.texts import texts
+
+    ja, en = texts("ja"), texts("en")
+    known = params.pop("known_en", None)
+    said_ja = ja[why].format(**params) if why in ja else why
+    said_en = en[why].format(**{**params, "known": known or params.get("known", "")}) if why in en else why
     where = f"{p}: {key}: " if key else f"{p}: "
-    return InputError(where + why, "HOUSE_INVALID", file=str(p), key=key or "-", expected=why)
+    return InputError(where + said_en, "HOUSE_INVALID", file=str(p), key=key or "-",
+                      expected_ja=said_ja, expected_en=said_en)

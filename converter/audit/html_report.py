@@ -14,6 +14,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..core.texts import texts
+from .party import left_out_text
 from .party_chart import Bar, party_chart_svg
 from .report import ROSTER_COLUMNS, AuditMember, AuditReport
 from .tables import duplicates_frame, member_finding_rows, roster_frame, settings_rows, summary_rows
@@ -134,18 +135,28 @@ def party_charts(report: AuditReport, lang: str) -> list[dict[str, Any]]:
     """One chart per system of the party view, with its caption (median, outliers by name)."""
     t = texts(lang)
     charts = []
+    sep = "、" if lang == "ja" else ", "
     for n, (system, view) in enumerate(report.party.items()):
-        members = [m for m in report.members if m.readable and m.report.system == system]
-        grouped = any(g["budget"] is not None for g in view.get("groups", []))
-        bars = [Bar(m.name or m.report.path, float(m.figure), m.report.budget if grouped else None,
+        counted = {(x["file"], x["name"]) for x in view["members"]}  # each character once
+        members = [m for m in report.members if m.readable and m.report.system == system
+                   and (m.report.path, m.name) in counted]
+        groups = [g for g in view.get("groups", []) if g["budget"] is not None]
+        bars = [Bar(m.name or m.report.path, float(m.figure), m.report.budget if groups else None,
                     any(f.code == OUTLIER_CODE for f in m.report.findings))
                 for m in members if m.figure is not None]
         figure = view["figure"].get(lang, view["figure"]["ja"])
         outliers = [b.label for b in bars if b.outlier]
+        median = "-" if view.get("median") is None else f"{view['median']:g}"
+        if len(groups) > 1:  # one median per budget: a 50 PP character is not compared with 150
+            median = sep.join(t["audit_html_party_group_median"].format(
+                median="-" if g["median"] is None else f"{g['median']:g}", budget=g["budget"], members=g["members"])
+                for g in groups)
         caption = t["audit_html_party_caption"].format(
-            figure=figure, median="-" if view.get("median") is None else f"{view['median']:g}",
-            tolerance=round(float(view.get("tolerance") or 0) * 100),
-            outliers="、".join(outliers) if outliers else t["audit_html_party_no_outlier"])
+            figure=figure, median=median, tolerance=round(float(view.get("tolerance") or 0) * 100),
+            outliers=sep.join(outliers) if outliers else t["audit_html_party_no_outlier"])
+        if view.get("left_out"):
+            caption += t["audit_html_party_left_out"].format(names=sep.join(
+                left_out_text(x, lang) for x in view["left_out"]))
         charts.append({"anchor": f"party-{n}", "system": system, "caption": caption,
                        "svg": party_chart_svg(system, view, bars, lang) if bars else None})
     return charts

@@ -10,11 +10,12 @@ import statistics
 import tomllib
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from ..core import pointers
 from ..core.coerce import as_int
 from ..core.findings import Finding
+from ..core.texts import texts
 from .house import HouseRules
 from .report import AuditMember
 
@@ -38,17 +39,55 @@ def party_figure(system: str | None, doc: Mapping[str, Any], computed: int | Non
     return None if None in values else sum(v for v in values if v is not None)
 
 
-def party_views(members: list[AuditMember], house: HouseRules,
-                sets: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[int, Finding]]]:
+#: findings that leave a member out of its party's balance, and the reason the view gives:
+#: each character counted once (a copy or a second file of one name out), and sheets over
+#: budget out of the median (they are errors of their own already)
+LEFT_OUT_BY = {"AUDIT_DUPLICATE_FILE": "copy", "AUDIT_DUPLICATE_NAME": "same_name",
+               "AUDIT_OVER_HOUSE_BUDGET": "over_budget"}
+
+
+def _left_out(m: AuditMember, flagged: list[Finding]) -> tuple[str, str] | None:
+    """Why ``m`` is not counted in its party's balance, and the other file it repeats (if any);
+    None when it is counted."""
+    for f in flagged:
+        reason = LEFT_OUT_BY.get(f.code)
+        if reason is not None:
+            return reason, str(f.params.get("other") or "")
+    fr = m.report
+    if fr.computed is not None and fr.budget is not None and fr.computed > fr.budget:
+        return "over_budget", ""
+    return None
+
+
+def party_views(members: list[AuditMember], house: HouseRules, sets: Mapping[str, Any],
+                flagged: Iterable[tuple[int, Finding]] = ()) -> tuple[dict[str, Any], list[tuple[int, Finding]]]:
     """Each system's view (members, median, outliers, groups, the set checks' figures such as
-    mailgear's unit level) and the outliers' findings, by member index."""
+    mailgear's unit level) and the outliers' findings, by member index.
+
+    ``flagged``: the folder's findings so far by member index; a copy, a second file of one
+    character and a sheet over its budget are named in ``left_out``, not counted. Members are
+    compared within their own budget (party.toml's ``group``)."""
     views: dict[str, Any] = {}
     findings: list[tuple[int, Finding]] = []
     tolerance = house.balance_tolerance
+    found: dict[int, list[Finding]] = {}
+    for i, f in flagged:
+        found.setdefault(i, []).append(f)
     by_system: dict[str, list[tuple[int, AuditMember]]] = {}
+    left_out: dict[str, list[dict[str, Any]]] = {}
     for i, m in enumerate(members):
-        if m.readable and m.report.system in party_figures():
-            by_system.setdefault(m.report.system, []).append((i, m))
+        if not (m.readable and m.report.system in party_figures()):
+            continue
+        system = m.report.system
+        why = _left_out(m, found.get(i, []))
+        if why is None:
+            by_system.setdefault(system, []).append((i, m))
+        else:
+            left_out.setdefault(system, []).append({"file": m.report.path, "name": m.name, "player": m.player,
+                                                    "value": _number(m.figure), "budget": m.report.budget,
+                                                    "reason": why[0], "other": why[1] or None})
+    for system in left_out:
+        by_system.setdefault(system, [])
     for system, party in by_system.items():
         spec = party_figures()[system]
         groups: dict[str, list[tuple[int, AuditMember]]] = {}
@@ -57,7 +96,7 @@ def party_views(members: list[AuditMember], house: HouseRules,
             groups.setdefault(key, []).append((i, m))
         view_groups = []
         outliers = []
-        for key, group in sorted(groups.items()):
+        for key, group in sorted(groups.items(), key=lambda item: (len(item[0]), item[0])):
             values = [m.figure for _, m in group if m.figure is not None]
             median = statistics.median(values) if values else None
             for i, m in group:
@@ -77,10 +116,22 @@ def party_views(members: list[AuditMember], house: HouseRules,
             "figure": {"ja": spec["figure_ja"], "en": spec["figure_en"]},
             "members": [{"file": m.report.path, "name": m.name, "player": m.player, "value": _number(m.figure),
                          "budget": m.report.budget} for _, m in party],
+            "left_out": left_out.get(system, []),
             "median": _number(statistics.median(values)) if values else None,
             "tolerance": tolerance, "outliers": outliers, "groups": view_groups,
             "sets": {name: _summary(s) for name, s in sets.items() if name.startswith(system + ".")}}
     return views, findings
+
+
+def left_out_text(entry: dict[str, Any], lang: str) -> str:
+    """A member the party view does not count, and why: 「名前（a.xlsx の写し）」."""
+    return texts(lang)["audit_party_left_entry"].format(name=entry.get("name") or entry["file"], file=entry["file"],
+                                                         why=left_out_reason(entry, lang))
+
+
+def left_out_reason(entry: dict[str, Any], lang: str) -> str:
+    """Why the party view does not count a member: 「a.xlsx とまったく同じファイル」."""
+    return texts(lang)[f"audit_party_left_{entry['reason']}"].format(other=entry.get("other") or "")
 
 
 def _number(value: float | None) -> float | int | None:

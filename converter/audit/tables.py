@@ -3,7 +3,7 @@ the duplicates and the settings in force. The xlsx report writes them as sheets;
 renders the same frames, so both say the same thing."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..core.texts import texts
 from .report import ROSTER_COLUMNS, AuditMember, AuditReport, approval
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .house import HouseRules
 
 FINDING_COLUMNS = ("file", "sheet", "name", "severity", "code", "cell", "pointer", "message", "hint", "approved_by")
-PARTY_COLUMNS = ("system", "file", "name", "player", "value", "budget", "median")
+PARTY_COLUMNS = ("system", "file", "name", "player", "value", "budget", "median", "note")
 DUPLICATE_COLUMNS = ("kind", "key", "files")
 
 
@@ -25,7 +25,10 @@ def headers(columns: tuple[str, ...], lang: str) -> list[str]:
 
 
 def roster_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
+    """The roster with its headings and how each member was read (読み方) in ``lang``."""
+    t = texts(lang)
     frame = report.roster_frame()
+    frame["source"] = [t.get(f"audit_source_{s}", s) if s else s for s in frame["source"]]
     frame.columns = headers(ROSTER_COLUMNS, lang)
     return frame
 
@@ -58,7 +61,9 @@ def summary_rows(report: AuditReport, lang: str = "ja") -> list[tuple[str, int]]
 def findings_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
     import pandas
 
-    frame = pandas.DataFrame(finding_rows(report, lang), columns=list(FINDING_COLUMNS))
+    t = texts(lang)
+    rows = [{**row, "severity": t[f"report_{row['severity']}"]} for row in finding_rows(report, lang)]
+    frame = pandas.DataFrame(rows, columns=list(FINDING_COLUMNS))
     frame.columns = headers(FINDING_COLUMNS, lang)
     return frame
 
@@ -66,9 +71,17 @@ def findings_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
 def party_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
     import pandas
 
-    rows = [{"system": system, **{k: member.get(k) for k in ("file", "name", "player", "value", "budget")},
-             "median": view["median"]}
-            for system, view in report.party.items() for member in view["members"]]
+    from .party import left_out_reason
+
+    rows = []
+    for system, view in report.party.items():
+        medians = {g["budget"]: g["median"] for g in view.get("groups", [])}
+        for member in view["members"]:  # the median the member is compared with: its budget's
+            rows.append({"system": system, **{k: member.get(k) for k in ("file", "name", "player", "value", "budget")},
+                         "median": medians.get(member.get("budget"), view["median"]), "note": None})
+        for member in view.get("left_out", []):  # named, not counted
+            rows.append({"system": system, **{k: member.get(k) for k in ("file", "name", "player", "value", "budget")},
+                         "median": None, "note": left_out_reason(member, lang)})
     frame = pandas.DataFrame(rows, columns=list(PARTY_COLUMNS))
     frame.columns = headers(PARTY_COLUMNS, lang)
     return frame
@@ -77,10 +90,29 @@ def party_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
 def duplicates_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
     import pandas
 
-    rows = [{**d, "files": "\n".join(d["files"])} for d in report.duplicates]
+    t = texts(lang)
+    rows = [{"kind": t[f"audit_duplicate_{d['kind']}"], "key": duplicate_match(d, lang, report.members),
+             "files": "\n".join(d["files"])} for d in report.duplicates]
     frame = pandas.DataFrame(rows, columns=list(DUPLICATE_COLUMNS))
     frame.columns = headers(DUPLICATE_COLUMNS, lang)
     return frame
+
+
+def duplicate_match(group: Mapping[str, Any], lang: str = "ja", members: Sequence[AuditMember] = ()) -> str:
+    """What a group of duplicates shares, as a GM reads it: the whole content (not its SHA-256),
+    the name as the first of ``members`` bearing it typed it (「超鋼神ダイガイオー（up）」), the player."""
+    from .duplicates import name_key
+
+    t = texts(lang)
+    if group["kind"] == "content":
+        return t["audit_duplicate_match_content"]
+    system, _, key = str(group["key"]).partition(":") if group["kind"] == "name" else ("", "", str(group["key"]))
+    typed = next((str(m.name if group["kind"] == "name" else m.player) for m in members
+                  if name_key((m.name if group["kind"] == "name" else m.player) or "") == key
+                  and (not system or m.report.system == system)), key)
+    if group["kind"] == "name":
+        return t["audit_duplicate_match_name"].format(name=typed, system=system)
+    return typed
 
 
 def settings_rows(report: AuditReport, lang: str = "ja") -> list[tuple[str, str]]:

@@ -79,7 +79,7 @@ def _catalog_report(path: str | None, catalog: Any, files: list[Path]) -> list[F
     if path is None or catalog is None or any(_same_file(path, f) for f in files):
         return []
     return [FileReport(path=path, system=CATALOG_SYSTEM, findings=list(catalog.findings), kind=CATALOG,
-                       context={"catalog": catalog})]
+                       context={"catalog": catalog}, counted=False)]
 
 
 def _same_file(a: str | Path, b: str | Path) -> bool:

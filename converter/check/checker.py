@@ -6,6 +6,7 @@ whatever reader made them, and places each finding at the cell its Source maps t
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
 from ..core import pointers
@@ -36,7 +37,8 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
     """One Source checked. ``options`` (``--rule``) win over the readings the Source carries;
     ``context`` entries given here win over the Source's own (a catalog sheet)."""
     if source.kind in (UNREADABLE, REPORT):
-        return FileReport(source.path, None, ordered(source.findings), source.kind, source.origin)
+        findings = [_format_advice(source.path, f) for f in source.findings]
+        return FileReport(source.path, None, ordered(findings), source.kind, source.origin)
     if source.kind == CATALOG:
         catalog = source.context["catalog"]
         return FileReport(source.path, CATALOG_SYSTEM, ordered(catalog.findings), CATALOG,
@@ -46,12 +48,38 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
     report = FileReport(source.path, doc.get("system") if isinstance(doc.get("system"), str) else None,
                         kind=DOCUMENT, origin=source.origin, document=dict(doc),
                         cells=dict(source.cells), context=merged)
-    findings = list(source.findings) + _evaluate(doc, source, options or {}, merged, report)
+    findings = _one_per_value(list(source.findings), _evaluate(doc, source, options or {}, merged, report))
     own_catalog = source.context.get("catalog")
     if merged.get("catalog") is own_catalog and own_catalog is not None:
         findings += own_catalog.findings  # the workbook's own catalog sheet, unless another was named
     report.findings = ordered(_placed(findings, source.cells))
     return report
+
+
+def _one_per_value(read: list[Finding], evaluated: list[Finding]) -> list[Finding]:
+    """The reader's and the checks' findings, one error per typed value: a cell's value not in
+    its list (SHEET_ENUM_UNKNOWN) gives way to the rules' own error at that value, which names
+    the field (属性「実弾」はありません); the schema's SCHEMA_ENUM, which lists ids, gives way to it."""
+    unlisted = {f.pointer for f in read if f.code == "SHEET_ENUM_UNKNOWN"}
+    ruled = {f.pointer for f in evaluated if f.level is Severity.ERROR and f.code != "SCHEMA_ENUM"}
+    return [f for f in read if not (f.code == "SHEET_ENUM_UNKNOWN" and f.pointer in ruled)] + \
+        [f for f in evaluated if not (f.code == "SCHEMA_ENUM" and f.pointer in unlisted)]
+
+
+def _format_advice(path: str, f: Finding) -> Finding:
+    """``f``, unless it says a file whose name does not end in .json is not JSON: then what
+    the file is by its suffix, and what mechasheet reads instead."""
+    from pathlib import PurePath
+
+    suffix = PurePath(path).suffix.lower()
+    if f.code not in ("INPUT_NOT_JSON", "INPUT_NOT_TEXT") or suffix in ("", ".json") or path == "<stdin>":
+        return f
+    # what the file is by its suffix: a memo, a PDF, a workbook saved in another format
+    code = {".txt": "INPUT_TEXT_FILE", ".csv": "INPUT_TEXT_FILE", ".tsv": "INPUT_TEXT_FILE",
+            ".md": "INPUT_TEXT_FILE", ".pdf": "INPUT_PDF_FILE", ".xls": "INPUT_OTHER_WORKBOOK",
+            ".xlsb": "INPUT_OTHER_WORKBOOK", ".ods": "INPUT_OTHER_WORKBOOK",
+            ".numbers": "INPUT_OTHER_WORKBOOK"}.get(suffix, "INPUT_UNKNOWN_FORMAT")
+    return Finding(code, f.pointer, {"file": path, "suffix": suffix}, f.cell)
 
 
 def _evaluate(doc: Mapping[str, Any], source: Source, rule_options: Mapping[str, str],
@@ -60,7 +88,7 @@ def _evaluate(doc: Mapping[str, Any], source: Source, rule_options: Mapping[str,
 
     system = doc.get("system")
     if "system" not in doc:
-        return [Finding("SCHEMA_REQUIRED", "", {"field": "system"})]
+        return labelled([Finding("SCHEMA_REQUIRED", "", {"field": "system"})], "")
     if system not in system_ids():
         return [Finding("DOC_SYSTEM_UNKNOWN", "/system", {"value": system, "choices": system_ids()})]
     rules = get_system(system)
@@ -69,7 +97,7 @@ def _evaluate(doc: Mapping[str, Any], source: Source, rule_options: Mapping[str,
         return [Finding("DOC_FORMAT_NEWER", "/format", {"value": fmt, "supported": rules.format})]
     options, notes = _options_in_force(system, source, rule_options)
     report.options = options
-    schema_findings = validate(doc, system)
+    schema_findings = labelled(validate(doc, system), system)
     ev = rules.evaluate_with(doc, {k: v["value"] for k, v in options.items()}, context)
     report.evaluation = ev
     return _one_per_cause(schema_findings, ev.findings, ev.complete) + notes
@@ -78,8 +106,8 @@ def _evaluate(doc: Mapping[str, Any], source: Source, rule_options: Mapping[str,
 # A value of the wrong type, a missing field: the root cause, which the engine's messages about
 # the same value would only obscure. A value not among the choices, a key the format does not
 # have: the engine could not read it as written either.
-ROOT_CAUSES = ("SCHEMA_TYPE", "SCHEMA_REQUIRED")
-NOT_READ = ("SCHEMA_TYPE", "SCHEMA_REQUIRED", "SCHEMA_ENUM", "SCHEMA_MISSPELLED")
+ROOT_CAUSES = ("SCHEMA_TYPE", "SCHEMA_REQUIRED", "SCHEMA_REQUIRED_ONE_OF")
+NOT_READ = ("SCHEMA_TYPE", "SCHEMA_REQUIRED", "SCHEMA_REQUIRED_ONE_OF", "SCHEMA_ENUM", "SCHEMA_MISSPELLED")
 
 
 def _one_per_cause(schema: list[Finding], engine: list[Finding], complete: bool) -> list[Finding]:
@@ -107,10 +135,94 @@ def _one_per_cause(schema: list[Finding], engine: list[Finding], complete: bool)
 def _cause_pointer(f: Finding) -> str:
     """Where a root cause is: a missing field at the field itself, not its parent (so its cell is
     the empty cell to fill); a misspelled key at the key. Any other finding at its pointer."""
-    if f.code in ("SCHEMA_REQUIRED", "SCHEMA_MISSPELLED") and f.params.get("field"):
+    if f.code in ("SCHEMA_REQUIRED", "SCHEMA_REQUIRED_ONE_OF", "SCHEMA_MISSPELLED") and f.params.get("field"):
         return f"{f.pointer}/{f.params.get('field')}"
     return f.pointer
 
+
+
+@lru_cache(maxsize=None)
+def _schema_words(system: str) -> tuple[dict[str, str], dict[str, tuple[tuple[str, ...], ...]]]:
+    """What the GM reads for each field of ``system``'s documents: the schema's ``title`` (the
+    rules' Japanese term, its explanation in brackets cut off) by pointer with ``*`` for every
+    list index; and the fields the schema asks for one of (``anyOf`` of ``required``), by pointer."""
+    titles: dict[str, str] = {}
+    either: dict[str, list[tuple[str, ...]]] = {}
+    stack: list[tuple[str, Any]] = [("", get_system(system).build_schema())] if system else []
+    while stack:
+        where, node = stack.pop()
+        if isinstance(node, list):
+            stack.extend((where, n) for n in node)
+            continue
+        if not isinstance(node, Mapping):
+            continue
+        for key, sub in (node.get("properties") or {}).items():
+            if isinstance(sub, Mapping) and isinstance(sub.get("title"), str):
+                titles.setdefault(f"{where}/{key}", sub["title"].split("（")[0].strip())
+            stack.append((f"{where}/{key}", sub))
+        branches = node.get("anyOf") or []
+        if branches and all(isinstance(b, Mapping) and set(b) == {"required"} for b in branches):
+            either.setdefault(where, []).append(tuple(f for b in branches for f in b["required"]))
+        for key in ("allOf", "anyOf", "oneOf", "then", "else"):
+            if key in node:
+                stack.append((where, node[key]))
+        for key in ("items", "additionalProperties"):
+            if isinstance(node.get(key), Mapping):
+                stack.append((f"{where}/*", node[key]))
+    return titles, {k: tuple(v) for k, v in either.items()}
+
+
+@lru_cache(maxsize=1)
+def _field_labels() -> dict[str, dict[str, list[str]]]:
+    """``rules/field_labels.toml``: the sheet's words for fields the schema leaves untitled or words otherwise."""
+    import tomllib
+    from importlib import resources
+
+    return tomllib.loads(resources.files("converter.rules").joinpath("field_labels.toml").read_text("utf-8"))
+
+
+def field_label(system: str, at: str, field: str) -> tuple[str, str]:
+    """The Japanese and English words for ``field`` under pointer ``at``: the sheet's label
+    (rules/field_labels.toml), else the rules' term (the schema's title), never the JSON key."""
+    generic = "/".join("*" if part.isdigit() else part for part in f"{at}/{field}".split("/"))
+    own = _field_labels().get(system, {}).get(generic) or _field_labels()["any"].get(field)
+    title = _schema_words(system)[0].get(generic) if system in system_ids() else None
+    ja = own[0] if own else title or field  # the sheet's own words where the file gives them
+    en = own[1] if own and len(own) > 1 else field.replace("_", " ")
+    return ja, en
+
+
+def labelled(findings: list[Finding], system: str) -> list[Finding]:
+    """Schema findings in the GM's words: a missing field named by its label (``label_ja``,
+    ``label_en``); two or more missing fields of which the schema asks for one (pp's 回避修正 or
+    メインシステムの回避修正) one SCHEMA_REQUIRED_ONE_OF."""
+    either = _schema_words(system)[1] if system in system_ids() else {}
+    missing: dict[str, set[str]] = {}
+    for f in findings:
+        if f.code == "SCHEMA_REQUIRED":
+            missing.setdefault(f.pointer, set()).add(str(f.params.get("field")))
+    out: list[Finding] = []
+    merged: set[tuple[str, tuple[str, ...]]] = set()
+    for f in findings:
+        if f.code != "SCHEMA_REQUIRED":
+            out.append(f)
+            continue
+        field = str(f.params.get("field"))
+        generic = "/".join("*" if p.isdigit() else p for p in f.pointer.split("/"))
+        group = next((g for g in either.get(generic, ()) if field in g and set(g) <= missing[f.pointer]), None)
+        if group is None:
+            ja, en = field_label(system, f.pointer, field)
+            out.append(Finding(f.code, f.pointer, {**f.params, "label_ja": ja, "label_en": en}, f.cell,
+                               f.severity))
+        elif (f.pointer, group) not in merged:
+            merged.add((f.pointer, group))
+            # placed at the last one's cell (pp: メインシステムの回避修正, the one cell to fill)
+            words = [field_label(system, f.pointer, name) for name in group]
+            out.append(Finding("SCHEMA_REQUIRED_ONE_OF", f.pointer,
+                               {"field": group[-1], "fields": list(group),
+                                "labels_ja": "か".join(f"「{w[0]}」" for w in words),
+                                "labels_en": " or ".join(f'"{w[1]}"' for w in words)}, f.cell, f.severity))
+    return out
 
 
 def _options_in_force(system: str, source: Source, rule_options: Mapping[str, str]

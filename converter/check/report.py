@@ -33,6 +33,9 @@ class FileReport:
     cells: dict[str, str] = field(default_factory=dict)  # pointer → cell, for sheets
     context: dict[str, Any] = field(default_factory=dict)  # the engine's extra inputs used
     options: dict[str, dict[str, str]] = field(default_factory=dict)  # name → {value, from}
+    # False for the catalog --catalog named: its findings are reported, but it is the checks'
+    # input, not a file checked (the text summary counts it apart; JSON: its kind, catalog)
+    counted: bool = True
 
     @property
     def valid(self) -> bool:

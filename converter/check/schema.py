@@ -141,7 +141,9 @@ def error_findings(error) -> Iterator[Finding]:
         return
     if kind == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
-        yield Finding("SCHEMA_REQUIRED", where, {"field": missing})
+        title = ((error.schema.get("properties") or {}).get(missing) or {}).get("title") or missing
+        yield Finding("SCHEMA_REQUIRED", where, {"field": missing, "label_ja": title.split("（")[0],
+                                                 "label_en": missing.replace("_", " ")})
     elif kind == "type":
         yield Finding("SCHEMA_TYPE", where, {"value": _short(value), **_type_names(error.validator_value)})
     elif kind == "enum":

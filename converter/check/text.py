@@ -180,10 +180,31 @@ def _print_breakdown(console, fr: FileReport, opts: TextOptions) -> None:
         table.add_column(w["where"])
         table.add_column(w["derived"])
         table.add_column(w["value"], justify="right")
+        named = _id_labels(fr.system or "", opts.lang)
         for d in ev.derived.values():
             value = d.value_in(opts.lang)
+            if isinstance(value, str):  # an id the tables name (reflex, piloting): the name
+                value = named.get(value, value)
             table.add_row(d.pointer, d.label_in(opts.lang), "" if value is None else str(value))
         console.print(table)
+
+
+@lru_cache(maxsize=None)
+def _id_labels(system: str, lang: str) -> dict[str, str]:
+    """Each id a system's tables name (an attribute, a skill) → its label in ``lang``, so that a
+    derived value the engine keeps as an id (export reads it) is shown as the sheet names it."""
+    from ..rules import system_ids
+    from ..rules.tables_file import load_tables
+
+    if system not in system_ids():
+        return {}
+    out: dict[str, str] = {}
+    for rows in load_tables(system).values():
+        if isinstance(rows, list):
+            for row in rows:
+                if isinstance(row, dict) and isinstance(row.get("id"), str) and isinstance(row.get("label"), str):
+                    out.setdefault(row["id"], row.get("label_en") or row["label"] if lang == "en" else row["label"])
+    return out
 
 
 def _print_set_findings(console, report: CheckReport, opts: TextOptions) -> None:
@@ -226,9 +247,17 @@ def _print_folded(console, files: list[FileReport], opts: TextOptions) -> None:
 
 def _print_summary(console, report: CheckReport, opts: TextOptions) -> None:
     s = report.summary()
-    console.print(_words(opts.lang)["summary"].format(n=s["files"], bad=s["invalid"], errors=s["errors"],
-                                                      warnings=s["warnings"], infos=s["infos"]),
-                  style="bold" if report.valid else "bold red")
+    w = _words(opts.lang)
+    given_files = [f for f in report.files if not f.counted]  # --catalog's file: not a file checked
+    line = w["summary"].format(n=s["files"] - len(given_files),
+                               bad=s["invalid"] - sum(1 for f in given_files if not f.valid),
+                               errors=s["errors"], warnings=s["warnings"], infos=s["infos"])
+    for given in given_files:
+        levels = [x.level for x in given.findings]
+        line += w["summary_given"].format(file=given.path, errors=levels.count(Severity.ERROR),
+                                          warnings=levels.count(Severity.WARNING),
+                                          infos=levels.count(Severity.INFO))
+    console.print(line, style="bold" if report.valid else "bold red", markup=False)
 
 
 PROGRESS_FROM = 6  # files: fewer finish before a bar would be worth drawing

@@ -35,10 +35,10 @@ def default_lang() -> str:
 def argv_lang(args: Sequence[str]) -> str:
     """The language asked for on the command line (--lang X or --lang=X), else the environment's."""
     for i, arg in enumerate(args):
-        if arg == "--lang" and i + 1 < len(args) and args[i + 1] in LANGS:
-            return args[i + 1]
-        if arg.startswith("--lang=") and arg[7:] in LANGS:
-            return arg[7:]
+        if arg == "--lang" and i + 1 < len(args) and args[i + 1].lower() in LANGS:
+            return args[i + 1].lower()
+        if arg.startswith("--lang=") and arg[7:].lower() in LANGS:
+            return arg[7:].lower()
     return default_lang()
 
 
@@ -59,14 +59,43 @@ def localized_parser(parser: argparse.ArgumentParser, t: dict[str, str]) -> argp
     parser._optionals.title = t["optionals"]
     parser.add_argument("-h", "--help", action="help", help=t["help"])
     english_error = parser.error
+    known = parser.parse_known_args
 
     def error(message: str):  # argparse words its errors in English: say them again
         parser.print_usage(sys.stderr)
-        parser.exit(2, f"{parser.prog}: {t['error_prefix']}: {argparse_error(message, t)}\n")
+        parser.exit(2, f"{parser.prog}: {t['error_prefix']}: {argparse_error(message, t)}"
+                       f"{did_you_mean(message, parser, t)}\n")
         return english_error(message)  # not reached
 
+    def parse_known_args(args: Any = None, namespace: Any = None) -> tuple[argparse.Namespace, list[str]]:
+        """As argparse's, but an argument this parser does not know is its own error: a
+        command's misspelt flag gets the command's usage, not the top level's."""
+        parsed, extras = known(args, namespace)
+        if extras:
+            error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
     parser.error = error  # type: ignore[method-assign]
+    parser.parse_known_args = parse_known_args  # type: ignore[method-assign, assignment]
     return parser
+
+
+def did_you_mean(message: str, parser: argparse.ArgumentParser, t: dict[str, str]) -> str:
+    """The close spellings (difflib) of what argparse refused: an unknown flag among the parser's
+    flags, a value among an argument's choices (a command, a system); empty when none is close."""
+    import difflib
+    import re
+
+    choice = re.fullmatch(r"argument \S+: invalid choice: '(.*)' \(choose from (.+)\)", message)
+    if choice:
+        words, known = [choice.group(1)], re.findall(r"'([^']*)'", choice.group(2))
+    elif message.startswith("unrecognized arguments: "):
+        words = [w.split("=")[0] for w in message.split(": ", 1)[1].split() if w.startswith("-")]
+        known = [flag for action in parser._actions for flag in action.option_strings]
+    else:
+        return ""
+    close = [m for w in words for m in difflib.get_close_matches(w.lower(), known, n=1, cutoff=0.6)]
+    return t["error_did_you_mean"].format(", ".join(dict.fromkeys(close))) if close else ""
 
 
 ARGPARSE_ERRORS = (
@@ -74,7 +103,10 @@ ARGPARSE_ERRORS = (
     (r"argument (\S+): invalid choice: '(.*)' \(choose from (.+)\)", "error_choice"),
     (r"unrecognized arguments: (.+)", "error_unrecognized"),
     (r"argument (\S+): invalid \S+ value: '(.*)'", "error_value"),
-    (r"argument (\S+): expected one argument", "error_expected"),
+    (r"argument (\S+): expected (?:at least )?one argument", "error_expected"),
+    (r"ambiguous option: (\S+) could match (.+)", "error_ambiguous"),
+    (r"argument (\S+): ignored explicit argument '(.*)'", "error_ignored"),
+    (r"argument (\S+): not allowed with argument (\S+)", "error_not_allowed"),
     (r"argument (\S+): (.+)", "error_argument"),  # our own check's words, already translated
 )
 

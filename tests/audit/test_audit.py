@@ -132,18 +132,19 @@ def test_duplicates(tmp_path: Path) -> None:
 
 
 def test_party_balance_names_the_outlier(tmp_path: Path) -> None:
-    """Four pp characters of 50, 50, 48 and 146 PP: the median is 50, 146 is 192 % away."""
-    base = _doc("pp/pilot_with_machine.json")
+    """Four pp characters of one budget (150 PP) spending 146, 146, 146 and 50: the median is 146,
+    50 is 66 % away (issue 35.3: compared within their own budget)."""
+    base = _doc("pp/veteran.json")
     for i, name in enumerate(("一", "二", "三")):
         _write(tmp_path, f"{i}.json", {**base, "name": name, "player": name})
-    _write(tmp_path, "vet.json", {**_doc("pp/veteran.json"), "player": "四"})
+    _write(tmp_path, "low.json", {**_doc("pp/pilot_with_machine.json"), "budget": 150, "player": "四"})
     report = audit_paths([tmp_path])
     view = report.party["pp"]
-    assert view["median"] == 50 and len(view["members"]) == 4
-    assert view["outliers"] == ["グレン・オズボーン"]
+    assert view["median"] == 146 and len(view["members"]) == 4
+    assert view["outliers"] == ["アキラ・ハヤセ"]
     (f,) = [f for f in (x for m in report.members for x in m.report.findings) if f.code == "AUDIT_PARTY_OUTLIER"]
-    assert f.params["value"] == 146 and f.params["percent"] == 192
-    assert "消費PP 146" in f.message("ja") and "PP spent of 146" in f.message("en")
+    assert f.params["value"] == 50 and f.params["percent"] == 66
+    assert "消費PP 50" in f.message("ja") and "PP spent of 50" in f.message("en")
 
 
 def test_two_members_have_no_outlier(tmp_path: Path) -> None:

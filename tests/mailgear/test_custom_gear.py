@@ -70,6 +70,18 @@ def test_custom_flag_must_agree_with_the_rank() -> None:
         ("MG_CUSTOM_RANK_MISMATCH", "/gear/custom")}
 
 
+def test_the_custom_flag_reads_as_the_sheet_shows_it() -> None:
+    """The mismatch says 専用機の指定（○）, never Python's True (issue 35.4); an empty rank (a legacy
+    sheet's blank cell) is not compared: its missing rank is the error."""
+    result = price(pilot(gear={"rank": "B", "custom": True, "boosts": ["sensor", "cr", "sr"]}))
+    (f,) = [f for f in result.findings if f.code == "MG_CUSTOM_RANK_MISMATCH"]
+    assert f.message("ja") == "専用機の指定（○）とランク「B」の＋が一致しません（専用機はランクに＋がつきます）"
+    assert f.message("en").startswith("custom (yes) disagrees with rank 'B'")
+    assert "True" not in f.message("ja") + f.message("en")
+    blank = price(pilot(gear={"rank": "", "custom": True, "boosts": ["sensor", "cr", "sr"]}))
+    assert "MG_CUSTOM_RANK_MISMATCH" not in {f.code for f in blank.findings}
+
+
 def test_a_plus_rank_is_a_custom_gear_without_the_flag() -> None:
     """With no custom field, the ＋ decides: B+ with no boosts lacks its three."""
     assert codes(price(pilot(gear={"rank": "B+"}))) == {("MG_CUSTOM_BOOST_COUNT", "/gear/boosts")}

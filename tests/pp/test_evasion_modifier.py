@@ -80,6 +80,12 @@ def test_figures_need_not_be_typed() -> None:
     del doc["machine"]["main_system_evasion"]
     assert sorted((f.code, f.params["field"]) for f in validate(doc, "pp")) == [
         ("SCHEMA_REQUIRED", "evasion_modifier"), ("SCHEMA_REQUIRED", "main_system_evasion")]
+    either = [f for f in check_document(doc).findings if f.level is Severity.ERROR]
+    assert [f.code for f in either] == ["SCHEMA_REQUIRED_ONE_OF"]  # one error, not two
+    assert either[0].message("ja") == \
+        "「回避修正」か「メインシステムの回避修正」のどちらかが必要ですが、どちらもありません"
+    assert either[0].message("en") == \
+        "one of \"evasion modifier\" or \"main system's evasion modifier\" is needed, and neither is given"
 
 
 def test_an_older_sheet_keeps_its_typed_figures_with_an_info() -> None:

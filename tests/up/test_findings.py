@@ -199,7 +199,8 @@ def test_a_missing_field_never_reads_none() -> None:
     assert [(f.code, f.params.get("field")) for f in report.findings][0] == ("SCHEMA_REQUIRED", "size")
     assert not any("None" in f.message(lang) for f in report.findings for lang in ("ja", "en"))
     report = check_document({"format": 1})
-    assert [(f.code, f.params) for f in report.findings] == [("SCHEMA_REQUIRED", {"field": "system"})]
+    assert [(f.code, f.params) for f in report.findings] == [
+        ("SCHEMA_REQUIRED", {"field": "system", "label_ja": "システム", "label_en": "system"})]
 
 
 def test_partial_total_is_flagged_in_the_report() -> None:
@@ -264,3 +265,58 @@ def test_malformed_item_is_reported_not_raised(what: str, overrides: dict[str, A
     assert [f.code for f in report.findings if f.pointer == where] == [shown]
     assert report.findings[0].code == shown and report.findings[-1].code == "ENGINE_INCOMPLETE"
     assert not report.valid
+
+
+def test_a_gm_reads_the_sheet_label_not_the_json_key(tmp_path) -> None:
+    """An empty パワー cell and no ○ in 移動タイプ (issue 35.2): the message names パワー at its cell, in
+    both languages, and the movement hint says a ○ is needed."""
+    import openpyxl
+
+    from converter import check_paths
+    from converter.sheets import write_sheet
+
+    sheet = write_sheet(unit(), tmp_path / "unit.xlsx")
+    wb = openpyxl.load_workbook(sheet)
+    ws = wb["ユニット"]
+    ws["C14"] = None  # パワー
+    for row in range(19, 23):  # 移動タイプ: 空 陸 海 宇宙
+        ws[f"C{row}"] = None
+    wb.save(sheet)
+    errors = [f for f in check_paths([sheet]).files[0].findings if f.level is Severity.ERROR]
+    power = next(f for f in errors if f.code == "SCHEMA_REQUIRED")
+    assert (power.cell, power.message("ja"), power.hint("ja")) == \
+        ("ユニット!C14", "必須の項目「パワー」がありません", "「パワー」を記入してください")
+    assert power.message("en") == 'the required field "power" is missing'
+    movement = next(f for f in errors if f.code == "UP_MOVEMENT_EMPTY")
+    assert "○" in movement.hint("ja") and "○" in movement.hint("en")
+    assert not any("power" in f.message("ja") or "movement" in f.message("ja") for f in errors)
+
+
+def test_one_typed_value_gives_one_error(tmp_path) -> None:
+    """「実弾」 typed at 武装!F4 (issue 35.10): the rules' UP_WEAPON_ATTRIBUTE, which names 属性, and not
+    also the reader's SHEET_ENUM_UNKNOWN for the same cell."""
+    import openpyxl
+
+    from converter import check_paths
+    from converter.sheets import write_sheet
+
+    sheet = write_sheet(unit(weapons=[melee()]), tmp_path / "unit.xlsx")
+    wb = openpyxl.load_workbook(sheet)
+    wb["武装"]["F4"] = "実弾"
+    wb.save(sheet)
+    errors = [f for f in check_paths([sheet]).files[0].findings if f.level is Severity.ERROR]
+    assert [(f.code, f.cell) for f in errors] == [("UP_WEAPON_ATTRIBUTE", "武装!F4")]
+    assert "属性「実弾」" in errors[0].message("ja")
+
+
+def test_the_sheets_words_win_over_the_schemas_list_of_ids() -> None:
+    """Where only the schema checks a listed value, the reader's 「セルのリストから」 error is kept
+    and the schema's (whose choices are ids) is dropped; either way one error at the value."""
+    from converter.check.checker import _one_per_value
+    from converter.core.findings import Finding
+
+    read = [Finding("SHEET_ENUM_UNKNOWN", "/x", {"value": "ほげ", "choices": ["あ"]}, "A1")]
+    schema = [Finding("SCHEMA_ENUM", "/x", {"value": "ほげ", "choices": ["a"]})]
+    assert [f.code for f in _one_per_value(read, schema)] == ["SHEET_ENUM_UNKNOWN"]
+    rules = [Finding("UP_MORALE_UNKNOWN", "/x", {"value": "ほげ"})]
+    assert [f.code for f in _one_per_value(read, schema + rules)] == ["UP_MORALE_UNKNOWN"]

@@ -464,8 +464,11 @@ def _custom_boosts(run: _Run, gear: Mapping[str, Any]) -> list[str]:
     rank = as_key(gear.get("rank")) or ""
     by_rank = rank.endswith(t.custom_mark)
     custom = gear.get("custom")
-    if isinstance(custom, bool) and custom != by_rank:
-        run.find("MG_CUSTOM_RANK_MISMATCH", "/gear/custom", custom=custom, rank=rank)
+    # an empty rank is its own error (the schema's 必須の項目「ランク」); the flag is said as the
+    # sheet shows it (○/×), never Python's True
+    if isinstance(custom, bool) and rank and custom != by_rank:
+        run.find("MG_CUSTOM_RANK_MISMATCH", "/gear/custom", rank=rank, custom_ja="○" if custom else "×",
+                 custom_en="yes" if custom else "no")
     is_custom = custom if isinstance(custom, bool) else by_rank
     boosts = as_list(gear.get("boosts"))
     if not is_custom:

@@ -2,7 +2,7 @@
 and the GM's decisions, all from ``mapping.toml`` (a test keeps the page equal to this text)."""
 from __future__ import annotations
 
-from .mapping import SYSTEMS, Mapping, load_mapping
+from .mapping import SYSTEMS, Mapping, load_mapping, number_text
 
 BEGIN = "<!-- generated from converter/convert/mapping.toml: begin -->"
 END = "<!-- generated from converter/convert/mapping.toml: end -->"
@@ -27,7 +27,7 @@ def generated(mapping: Mapping | None = None) -> str:
     out += ["", "### Parameters", "", "| parameter | value | meaning | source |", "|---|---|---|---|"]
     for name, value in m.parameters.items():
         note = m.parameter_notes[name]
-        out.append(f"| `{name}` | {value:g} | {_cell(note['ja'])} / {_cell(note['en'])} | {note['source']} |")
+        out.append(f"| `{name}` | {number_text(value)} | {_cell(note['ja'])} / {_cell(note['en'])} | {note['source']} |")
     out += ["", "### Skills between mailgear and pp", "", "| mailgear | pp | base | back | source |",
             "|---|---|---|---|---|"]
     for skill in m.skills:

@@ -7,11 +7,12 @@ of these for the target's. Standard library only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Iterable, Mapping as MappingType
 
 from ..core.evaluation import round_half_up
 from ..core.findings import Finding
-from .mapping import Mapping
+from .mapping import Mapping, exact
 from .model import Measure
 
 #: a band's distances in grid steps (seed 001:221); extreme begins past long
@@ -30,7 +31,7 @@ class Lowering:
     def find(self, code: str, ptr: str, **params: Any) -> None:
         self.findings.append(Finding(code, ptr, params))
 
-    def scaled(self, value: float, ptr: str, quantity: str, system: str, anchor_field: str = "") -> int:
+    def scaled(self, value: Fraction, ptr: str, quantity: str, system: str, anchor_field: str = "") -> int:
         """``value`` rounded, flagged (never clamped) when beyond the target's floor or peak."""
         out = round_half_up(value)
         if not self.mapping.in_range(out, quantity, system, anchor_field):
@@ -49,47 +50,49 @@ class Lowering:
         return value
 
 
-def grade(m: Measure, mapping: Mapping) -> float:
+def grade(m: Measure, mapping: Mapping) -> Fraction:
     return mapping.grade(m.value, m.quantity, m.system, m.field)
 
 
-def mean_grade(measures: Iterable[Measure], mapping: Mapping) -> float | None:
+def mean_grade(measures: Iterable[Measure], mapping: Mapping) -> Fraction | None:
     """The mean grade of several measures of one quantity (pp's durability and toughness)."""
     grades = [grade(m, mapping) for m in measures]
-    return sum(grades) / len(grades) if grades else None
+    return sum(grades, Fraction(0)) / len(grades) if grades else None
 
 
-def pips(m: Measure, mapping: Mapping) -> float:
+def pips(m: Measure, mapping: Mapping) -> Fraction:
     """A roll modifier in pips (10 % each): up percentages in tens, a mailgear band stat above its
     standard, a pp hit target below the standard target, mobility and guard as they are."""
+    value = exact(m.value)
     if m.system == "up":
-        return m.value / mapping.param("pip_percent")
+        return value / mapping.param("pip_percent")
     if m.quantity == "hit_target":
-        return mapping.param("pp_hit_standard") - m.value
+        return mapping.param("pp_hit_standard") - value
     if m.quantity in ("cr", "sr", "mr", "lr"):
-        return m.value - mapping.anchor(m.quantity, "mailgear").values[1]
-    return float(m.value)
+        return value - mapping.anchor(m.quantity, "mailgear").exact[1]
+    return value
 
 
-def grid(m: Measure, mapping: Mapping) -> float:
-    """A move in grid steps (pp's speed is grid × speed_per_grid)."""
-    return m.value / mapping.param("speed_per_grid") if m.system == "pp" else float(m.value)
+def grid(m: Measure, mapping: Mapping) -> Fraction:
+    """A move in grid steps (pp's speed is grid × speed_per_grid, exactly: speed 3 is 4.5 steps)."""
+    value = exact(m.value)
+    return value / mapping.param("speed_per_grid") if m.system == "pp" else value
 
 
-def standard_durability(system: str, mapping: Mapping) -> float:
+def standard_durability(system: str, mapping: Mapping) -> Fraction:
     if system == "up":
         return mapping.param("up_standard_hp")
-    return mapping.anchor("durability", system).values[1]
+    return mapping.anchor("durability", system).exact[1]
 
 
-def share(m: Measure, mapping: Mapping) -> float:
+def share(m: Measure, mapping: Mapping) -> Fraction:
     """The part of a standard machine's durability a hit takes: a pp class is one already."""
     if m.quantity == "damage_class":
         return mapping.param(f"pp_share_{m.value}")
-    return m.value / standard_durability(m.system, mapping)
+    return exact(m.value) / standard_durability(m.system, mapping)
 
 
-def pp_class(part: float, mapping: Mapping) -> str:
+def pp_class(part: Fraction, mapping: Mapping) -> str:
     """The pp damage class of a share, cut at the proposal's midpoints."""
     cls = "L"
     for name in ("M", "S", "D"):
@@ -98,7 +101,7 @@ def pp_class(part: float, mapping: Mapping) -> str:
     return cls
 
 
-def damage_grade(m: Measure, mapping: Mapping) -> float:
+def damage_grade(m: Measure, mapping: Mapping) -> Fraction:
     """The grade of a weapon's damage (for pp's penetration): a mean against its system's
     anchors, a pp class through its share's mean in up terms."""
     if m.quantity == "damage_class":

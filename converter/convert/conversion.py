@@ -26,8 +26,7 @@ RESTORED = Row((), (), "exact", "運ばれてきた元文書をそのまま戻�
                "the carried source restored as it was (not edited since)", "proposal")
 UNEDITED = Row((), (), "exact", "変換後に編集されていない: 運ばれてきた元文書の値",
                "not edited since the conversion: the carried source's value", "proposal")
-#: the kinds that carry something of the source into the target
-CARRYING = ("exact", "scaled", "approximated")
+CARRYING = accounts.CARRYING
 #: fields every document has, which alone carry nothing
 BOOKKEEPING = ("/system", "/format", "/notes")
 
@@ -127,7 +126,8 @@ def convert(document: MappingType[str, Any], to: str, mapping: Mapping | str | P
     if edits is not None:
         return _fold_back(edits, target, mp, source_system, to, low, findings, document, catalog, check)
     findings.extend(low.findings)
-    account = accounts.build(mp, source_system, to, leaves(source), leaves(target))
+    account = accounts.build(mp, source_system, to, leaves(source), leaves(target), sheet.said,
+                             low.placed)
     if not any(e.kind in CARRYING and e.pointer not in BOOKKEEPING for e in account.source):
         raise InputError("nothing of the document would be carried", "CONVERT_NOTHING_CARRIED",
                          source=source_system, target=to)

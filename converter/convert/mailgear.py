@@ -11,7 +11,6 @@ from typing import Any, Mapping as MappingType
 
 from ..core.evaluation import round_half_up
 from ..rules.mailgear.tables import name_key, tables
-from .leaves import leaves
 from .mapping import Anchor
 from .model import Machine, Measure, Pilot, Sheet, Weapon
 from .skills import from_pp
@@ -108,28 +107,29 @@ def lift(doc: MappingType[str, Any]) -> Sheet:
     """The pilot (skills by id, ミラクル as the pool) and the gear (stats, bands, weapons and
     options, what the model cannot hold as text)."""
     t = tables()
+    sheet = Sheet.of(SYSTEM, doc)
     p = _table(doc.get("pilot"))
     skills = skill_levels(doc)
     pilot = Pilot(name=p.get("name"), system=SYSTEM, player=p.get("player"), skills=skills,
                   pool=skills.get("miracle"))
     gear = _table(doc.get("gear"))
     stats = effective_stats(doc)
-    machine = _machine(str(gear.get("model", "")), stats)
+    machine = _machine(str(gear.get("model", "")), stats, sheet)
     if gear.get("rank"):
-        machine.text.append(f"ランク{gear['rank']}")
+        machine.text.append(sheet.say("/gear/rank", f"ランク{gear['rank']}"))
     for k, item in enumerate(doc.get("equipment") or []):
         if isinstance(item, dict) and item.get("kind") == "weapon":
-            machine.weapons.append(_lift_weapon(item, k, machine, stats.get("output", 0)))
+            machine.weapons.append(_lift_weapon(item, k, machine, stats.get("output", 0), sheet))
         elif isinstance(item, dict):
-            _lift_option(item, machine)
+            machine.text.append(sheet.say(f"/equipment/{k}", _lift_option(item, machine)))
     pilot.labels = {sid: t.skills[sid].label for sid in skills}
     if p.get("military_rank"):
-        pilot.text.append(str(p["military_rank"]))
-    return Sheet(SYSTEM, leaves(doc), pilot=pilot, machine=machine, notes=doc.get("notes"),
-                 extra=dict(doc.get("extra") or {}))
+        pilot.text.append(sheet.say("/pilot/military_rank", str(p["military_rank"])))
+    sheet.pilot, sheet.machine = pilot, machine
+    return sheet
 
 
-def _machine(model: str, stats: MappingType[str, float]) -> Machine:
+def _machine(model: str, stats: MappingType[str, float], sheet: Sheet) -> Machine:
     """The gear's stats as measures (CR..LR as the shared bands), the rest as text."""
     machine = Machine(name=model)
     for stat, quantity in _QUANTITY.items():
@@ -142,32 +142,32 @@ def _machine(model: str, stats: MappingType[str, float]) -> Machine:
     for stat, label in (("sensor", "センサー"), ("energy", "エネルギー"), ("capacity", "キャパシティ"),
                         ("counter", "カウンター")):
         if stat in stats:
-            machine.text.append(f"{label}{stats[stat]:g}")
+            machine.text.append(sheet.say(f"/gear/stats/{stat}", f"{label}{stats[stat]:g}"))
     return machine
 
 
-def _lift_weapon(item: MappingType[str, Any], k: int, machine: Machine, output: float) -> Weapon:
+def _lift_weapon(item: MappingType[str, Any], k: int, machine: Machine, output: float, sheet: Sheet) -> Weapon:
     """A weapon: its bands, mean damage (7 + output + extra), the best band stat it reaches as
     its accuracy, its energy and uses."""
     bands = tuple(BAND_OF[b] for b in ("cr", "sr", "mr", "lr") if b in (item.get("bands") or []))
     best = max((machine.bands[b] for b in bands if b in machine.bands), key=lambda x: x.value, default=None)
-    text = [f"{label}{item[key]}" for key, label in (("energy", "消費エネルギー"), ("uses", "回数"),
-                                                     ("slots", "スロット"), ("durability", "耐久"))
-            if item.get(key) is not None]
+    text = [sheet.say(f"/equipment/{k}/{key}", f"{label}{item[key]}")
+            for key, label in (("energy", "消費エネルギー"), ("uses", "回数"), ("slots", "スロット"),
+                               ("durability", "耐久")) if item.get(key) is not None]
     return Weapon(name=str(item.get("name", "")), melee=bands == ("close",), bands=bands or ("close",),
                   damage=Measure(7 + output + int(item.get("extra_damage", 0) or 0), SYSTEM, "damage"),
                   accuracy=best, usage={"energy": item.get("energy"), "uses": item.get("uses")},
-                  notes=item.get("notes"), text=text, source=f"/equipment/{k}")
+                  notes=sheet.notes_of(f"/equipment/{k}", item.get("notes")), text=text, source=f"/equipment/{k}")
 
 
-def _lift_option(item: MappingType[str, Any], machine: Machine) -> None:
-    """An option: a shield or barrier by name, and its name and effects as text."""
+def _lift_option(item: MappingType[str, Any], machine: Machine) -> str:
+    """An option: a shield or barrier by name; its name and effects as text."""
     name = str(item.get("name", ""))
     machine.shield |= name_key(name) == name_key(SHIELD)
     machine.barrier |= name_key(name) in {name_key(b) for b in BARRIERS}
     effects = [e.get("text") or e.get("skill") or e.get("stat") for e in item.get("effects") or []
                if isinstance(e, dict)]
-    machine.text.append(name + (f"（{'・'.join(str(e) for e in effects if e)}）" if any(effects) else ""))
+    return name + (f"（{'・'.join(str(e) for e in effects if e)}）" if any(effects) else "")
 
 
 def _catalog_option(raw: MappingType[str, Any] | None, name: str) -> MappingType[str, Any] | None:
@@ -289,8 +289,12 @@ def _equipment(machine: Machine, output: int, raw: MappingType[str, Any] | None,
     slots = int(low.mapping.param("mailgear_slots"))
     kept: list[dict[str, Any]] = []
     left: list[dict[str, Any]] = []
-    for item in items:
-        (kept if sum(i.get("slots", 1) for i in kept) + item.get("slots", 1) <= slots else left).append(item)
+    sources = [w.source for w in machine.weapons] + [""] * (len(items) - len(machine.weapons))
+    for item, source in zip(items, sources, strict=True):
+        fits = sum(i.get("slots", 1) for i in kept) + item.get("slots", 1) <= slots
+        if source:
+            low.placed[source] = f"/equipment/{len(kept)}" if fits else None
+        (kept if fits else left).append(item)
     if left:
         low.find("CONVERT_SLOTS_FULL", "/equipment", slots=slots, names=[i["name"] for i in left])
     return kept
@@ -333,10 +337,15 @@ def _skills_from(pilot: Pilot, machine: Machine, low: Lowering) -> list[dict[str
     levels = from_pp(pilot.skills, ranged, low.mapping)
     if pilot.pool is not None and pilot.pool - int(low.mapping.param("pp_combat_boost_start")) > 0:
         levels["miracle"] = pilot.pool - int(low.mapping.param("pp_combat_boost_start"))
-    for name, level in pilot.perks:
-        sid = t.skill_id(name.split(" Lv")[0])
+    perks: dict[str, str] = {}
+    for (name, level), source in zip(pilot.perks, pilot.perk_sources, strict=True):
+        sid = t.skill_id(name)
         if sid and sid not in levels:
             levels[sid] = level or 1
+            perks[source] = sid
+        low.placed[source] = None  # placed below, once the skill has its place
+    order = list(levels)
+    low.placed.update({source: f"/skills/{order.index(sid)}" for source, sid in perks.items()})
     out = []
     for k, (sid, level) in enumerate(levels.items()):
         out.append({"id": sid,

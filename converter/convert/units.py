@@ -27,6 +27,8 @@ class Lowering:
     mapping: Mapping
     catalog: MappingType[str, Any] | None = None
     findings: list[Finding] = field(default_factory=list)
+    #: where each source weapon went in the target (its item's pointer), None when it found no place
+    placed: dict[str, str | None] = field(default_factory=dict)
 
     def find(self, code: str, ptr: str, **params: Any) -> None:
         self.findings.append(Finding(code, ptr, params))

@@ -11,7 +11,6 @@ from typing import Any, Mapping as MappingType
 from ..core.evaluation import round_half_up
 from ..rules.tables_file import both
 from ..rules.up.tables import StatRule, tables
-from .leaves import leaves
 from .model import Machine, Measure, Pilot, Sheet, Weapon
 from .units import Lowering, bands_between, grid, mean_grade, pips, reach_of, share
 
@@ -33,29 +32,30 @@ def mean_damage(w: MappingType[str, Any], power: int) -> float:
     return 5.5 * int(dmg.get("dice", 1)) + int(dmg.get("fixed", 10)) + attribute + melee
 
 
-def _weapon_text(w: MappingType[str, Any]) -> list[str]:
-    """What pp or mailgear can only say in words about an up weapon."""
+def _weapon_text(w: MappingType[str, Any]) -> list[tuple[str, str]]:
+    """What pp or mailgear can only say in words about an up weapon, each with the field it says."""
     t = tables()
     out = []
     usage = w.get("usage")
     if isinstance(usage, dict) and usage.get("type") in t.usage_types:
-        out.append(f"{t.usage_types[usage['type']]}{usage.get('amount')}")
+        out.append(("usage", f"{t.usage_types[usage['type']]}{usage.get('amount')}"))
     if w.get("attribute") in t.attributes:
-        out.append(t.attributes[w["attribute"]]["label"])
+        out.append(("attribute", t.attributes[w["attribute"]]["label"]))
     if w.get("post_move") is not None:
-        out.append("P" if w["post_move"] else "非P")
+        out.append(("post_move", "P" if w["post_move"] else "非P"))
     for key, label in (("map", "MAP"), ("combo", "合体攻撃"), ("morale", "気力"), ("terrain", "地形")):
         if w.get(key):
-            out.append(label)
-    for e in w.get("effects") or []:
+            out.append((key, label))
+    for k, e in enumerate(w.get("effects") or []):
         if isinstance(e, dict) and e.get("id") in t.effects:
-            out.append(t.effects[e["id"]]["label"])
+            out.append((f"effects/{k}", t.effects[e["id"]]["label"]))
     return out
 
 
 def lift(doc: MappingType[str, Any]) -> Sheet:
     """A unit as the common model: its stats, weapons and abilities in up's own units."""
     t = tables()
+    sheet = Sheet.of(SYSTEM, doc)
     stats = s if isinstance(s := doc.get("stats"), dict) else {}
     machine = Machine(name=str(doc.get("name", "")), size=doc.get("size"))
     for sid, quantity in _STAT_QUANTITY.items():
@@ -73,13 +73,15 @@ def lift(doc: MappingType[str, Any]) -> Sheet:
                         damage=Measure(mean_damage(w, power), SYSTEM, "damage"),
                         accuracy=Measure(int(w.get("accuracy", 0)), SYSTEM, "accuracy"),
                         guided=bool(w.get("guided")), usage=w.get("usage") if isinstance(w.get("usage"), dict) else None,
-                        notes=w.get("notes"), text=_weapon_text(w), source=f"/weapons/{k}")
+                        notes=sheet.notes_of(f"/weapons/{k}", w.get("notes")),
+                        text=[sheet.say(f"/weapons/{k}/{key}", text) for key, text in _weapon_text(w)],
+                        source=f"/weapons/{k}")
         machine.weapons.append(weapon)
         by_name[weapon.name] = weapon
-    for w in weapons:
+    for k, w in enumerate(weapons):
         if w.get("variant_of") in by_name:
-            by_name[w["variant_of"]].text.append(f"撃ち分け「{w.get('name')}」")
-    for a in doc.get("abilities") or []:
+            by_name[w["variant_of"]].text.append(sheet.say(f"/weapons/{k}", f"撃ち分け「{w.get('name')}」"))
+    for k, a in enumerate(doc.get("abilities") or []):
         if not isinstance(a, dict):
             continue
         aid = a.get("id")
@@ -87,17 +89,18 @@ def lift(doc: MappingType[str, Any]) -> Sheet:
         machine.barrier |= aid in ("barrier1", "barrier2")
         machine.no_manipulator |= aid == "no_manipulator"
         if aid in t.abilities:
-            machine.text.append(a.get("name") or t.abilities[aid]["label"])
+            machine.text.append(sheet.say(f"/abilities/{k}", a.get("name") or t.abilities[aid]["label"]))
     for sid, label in (("en", "ＥＮ"), ("power", "パワー")):
         if sid in stats:
-            machine.text.append(f"{label}{stats[sid]}")
+            machine.text.append(sheet.say(f"/stats/{sid}", f"{label}{stats[sid]}"))
     if doc.get("movement"):
-        machine.text.append("移動: " + "・".join(t.movement_types.get(m, str(m)) for m in doc["movement"]))
+        machine.text.append(sheet.say("/movement", "移動: " + "・".join(t.movement_types.get(m, str(m))
+                                                                         for m in doc["movement"])))
     if doc.get("transformation"):
-        machine.text.append("変形")
+        machine.text.append(sheet.say("/transformation", "変形"))
     pilot = Pilot(name=doc["pilot"], system=SYSTEM) if isinstance(doc.get("pilot"), str) else None
-    return Sheet(SYSTEM, leaves(doc), pilot=pilot, machine=machine, notes=doc.get("notes"),
-                 extra=dict(doc.get("extra") or {}))
+    sheet.pilot, sheet.machine = pilot, machine
+    return sheet
 
 
 def _nearest(value: float | Fraction, allowed: list[int]) -> int:
@@ -196,6 +199,7 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     for sid, value, base in fit.lifted:
         low.find("CONVERT_CLAMPED", f"/stats/{sid}", value=value, limit=base)
     low.findings.extend(trial.findings)
+    low.placed.update(trial.placed)
     total = doc["budget"]
     nearest = min(BUDGET_CLASSES, key=lambda c: abs(c - total))
     low.find("CONVERT_BUDGET_CLASS", "/budget", total=total, nearest=nearest)
@@ -211,6 +215,7 @@ def _unit(sheet: Sheet, machine: Machine, fit: _Fit, low: Lowering) -> dict[str,
         doc["pilot"] = sheet.pilot.name
     doc.update({"size": fit.size, "stats": stats, "movement": ["land", "space"]})
     weapons = [_weapon(w, k, stats["power"], low) for k, w in enumerate(machine.weapons)]
+    low.placed.update({w.source: f"/weapons/{k}" for k, w in enumerate(machine.weapons)})
     if weapons:
         doc["weapons"] = weapons
     abilities = []

@@ -14,7 +14,7 @@ from ..rules.mailgear.tables import name_key, tables
 from .mapping import Anchor
 from .model import Machine, Measure, Pilot, Sheet, Weapon
 from .skills import from_pp
-from .units import Lowering, grid, mean_grade, pips, share
+from .units import Lowering, grid, mean_grade, pips, weapon_share
 
 SYSTEM = "mailgear"
 #: mailgear's bands and the shared bands of the model (seed 001:89-97 name them like pp's)
@@ -303,7 +303,10 @@ def _equipment(machine: Machine, output: int, raw: MappingType[str, Any] | None,
 def _weapon(w: Weapon, k: int, output: int, low: Lowering) -> dict[str, Any]:
     m = low.mapping
     bands = [SHARED_TO_BAND[b] for b in ("close", "short", "medium", "long") if b in w.bands] or ["lr"]
-    mean = round_half_up(share(w.damage, m) * m.anchor("durability", SYSTEM).values[1])
+    mean = round_half_up(weapon_share(w, m) * m.anchor("durability", SYSTEM).exact[1])
+    if not m.in_range(mean, "damage", SYSTEM):  # beyond the catalog's weapons: flagged, never cut
+        lo, _, hi = m.anchor("damage", SYSTEM).values
+        low.find("CONVERT_OUT_OF_RANGE", f"/equipment/{k}/extra_damage", value=mean, floor=lo, peak=hi)
     extra = mean - int(m.param("mailgear_roll_mean")) - output
     out: dict[str, Any] = {"kind": "weapon", "name": w.name or "武器", "bands": bands,
                            "extra_damage": low.clamped(extra, f"/equipment/{k}/extra_damage", low=0)}

@@ -107,9 +107,9 @@ class Mapping:
             return lo + grade * (mid - lo)
         return mid + (grade - 1) * (hi - mid)
 
-    def in_range(self, value: float, quantity: str, system: str, field: str = "") -> bool:
+    def in_range(self, value: float | Fraction, quantity: str, system: str, field: str = "") -> bool:
         """Within the target's floor and peak (a value outside is flagged, never clamped)."""
-        lo, _, hi = self.anchor(quantity, system, field).values
+        lo, _, hi = self.anchor(quantity, system, field).exact
         return lo <= value <= hi
 
     def direction(self, source: str, target: str) -> list[Row]:

@@ -94,6 +94,44 @@ def share(m: Measure, mapping: Mapping) -> Fraction:
     return exact(m.value) / standard_durability(m.system, mapping)
 
 
+CLASS_GAUGES = (0, 1, 2, 5, 10)  # no damage, L, M, S, D (seed 003:110)
+
+
+def _binomial(n: int, p: Fraction) -> list[Fraction]:
+    """P(k successes) of n dice each succeeding with ``p``, exact."""
+    from math import comb
+
+    return [comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+def expected_gauges(cls: str, penetration: Fraction, mapping: Mapping) -> Fraction:
+    """The gauges a pp hit fills on the standard machine after its reduction roll (seed 003:107-
+    110): target 貫通力 − 装甲値, as many d10 as its 耐久性, each two successes one class lower.
+    (振り足し and the all-ones failure are left out: they move a die's chance by under 1 %.)"""
+    armor = mapping.anchor("armor", "pp").exact[1]
+    dice = int(mapping.anchor("durability", "pp", "/machine/durability").exact[1])
+    target = penetration - armor
+    p = min(Fraction(1), max(Fraction(0), (11 - target) / 10))  # a d10 at or above the target
+    start = PP_CLASSES.index(cls) + 1
+    return sum((chance * CLASS_GAUGES[max(0, start - k // 2)] for k, chance in enumerate(_binomial(dice, p))),
+               Fraction(0))
+
+
+def weapon_share(w: Any, mapping: Mapping) -> Fraction:
+    """A weapon's share: with ``damage_share_net`` (the default) a pp weapon's is its expected
+    gauges on the standard machine after the reduction roll, relative to the standard pp weapon's
+    (class M, the standard 貫通力), times the standard share (up's standard weapon on the standard
+    HP); without it, or for up and mailgear, :func:`share`."""
+    m = w.damage
+    if m.quantity != "damage_class" or not mapping.param("damage_share_net"):
+        return share(m, mapping)
+    standard_pen = mapping.anchor("damage", "pp").exact[1]
+    pen = exact(w.penetration.value) if w.penetration is not None else standard_pen
+    standard_share = mapping.anchor("damage", "up").exact[1] / mapping.param("up_standard_hp")
+    ratio = expected_gauges(str(m.value), pen, mapping) / expected_gauges("M", standard_pen, mapping)
+    return ratio * standard_share
+
+
 def pp_class(part: Fraction, mapping: Mapping) -> str:
     """The pp damage class of a share, cut at the proposal's midpoints."""
     cls = "L"
@@ -107,7 +145,7 @@ def damage_grade(m: Measure, mapping: Mapping) -> Fraction:
     """The grade of a weapon's damage (for pp's penetration): a mean against its system's
     anchors, a pp class through its share's mean in up terms."""
     if m.quantity == "damage_class":
-        mean = share(m, mapping) * mapping.param("up_standard_hp")
+        mean = share(m, mapping) * mapping.param("up_standard_hp")  # a class's own share: 貫通力 is the grade
         return mapping.grade(mean, "damage", "up")
     return mapping.grade(m.value, "damage", m.system)
 

@@ -12,7 +12,7 @@ from ..core.evaluation import round_half_up
 from ..rules.tables_file import both
 from ..rules.up.tables import StatRule, tables
 from .model import Machine, Measure, Pilot, Sheet, Weapon
-from .units import Lowering, bands_between, grid, mean_grade, pips, reach_of, share
+from .units import Lowering, bands_between, grid, mean_grade, pips, reach_of, weapon_share
 
 SYSTEM = "up"
 SIZE_ORDER = ("SSS", "SS", "S", "M", "L", "LL", "LLL")
@@ -244,7 +244,10 @@ def _weapon(w: Weapon, k: int, power: int, low: Lowering) -> dict[str, Any]:
     if w.melee:
         last = min(last, t.max_melee_range())
         first = min(first, last)
-    mean = share(w.damage, m) * m.param("up_standard_hp")
+    mean = weapon_share(w, m) * m.param("up_standard_hp")
+    if not m.in_range(mean, "damage", SYSTEM):  # beyond the seed's weapons: flagged, never cut
+        lo, _, hi = m.anchor("damage", SYSTEM).values
+        low.find("CONVERT_OUT_OF_RANGE", f"{ptr}/damage", value=round_half_up(mean), floor=lo, peak=hi)
     fixed = round_half_up(mean - m.param("up_die_mean") - (power if w.melee else 0))
     fixed = low.clamped(fixed, f"{ptr}/damage/fixed", low=int(m.param("up_fixed_floor")))
     out: dict[str, Any] = {"name": w.name or f"武器{k + 1}", "kind": kind, "range": last}

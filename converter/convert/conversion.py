@@ -121,7 +121,7 @@ def convert(document: MappingType[str, Any], to: str, mapping: Mapping | str | P
     if sheet.machine is None and to == "up":
         raise InputError(f"{source.get('name', '')}: a pp character with no machine has nothing to convert into an up unit",
                          "CONVERT_NO_MACHINE", name=source.get("name", ""))
-    low = Lowering(mp, mailgear._raw(catalog))
+    low = Lowering(mp, mailgear._raw(catalog), band=source_band(source, mp))
     target = LOWER[to](sheet, low)
     if edits is not None:
         return _fold_back(edits, target, mp, source_system, to, low, findings, document, catalog, check)
@@ -152,6 +152,21 @@ def _fold_back(edits: tuple[dict[str, Any], list[str]], fresh: dict[str, Any], m
     account = accounts.folded(mp, source_system, to, leaves(carried.without_key(document)), leaves(got.document),
                               fields, got.changed, UNEDITED)
     return _finish(got.document, account, findings, document, catalog, check, attach=False)
+
+
+def source_band(doc: MappingType[str, Any], mapping: Mapping) -> dict[str, Any]:
+    """The document's power band: up by its budget (else its total), mailgear by its pilot's
+    level, pp by its budget (else its total PP)."""
+    system = doc.get("system")
+    if system == "mailgear":
+        pilot = doc.get("pilot")
+        return mapping.band(system, str(pilot.get("level", "")) if isinstance(pilot, dict) else "")
+    budget = doc.get("budget")
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)):
+        from ..rules import get_system
+
+        budget = get_system(str(system)).evaluate_with(doc, None, None).total
+    return mapping.band(str(system), budget)
 
 
 def _changed(before: MappingType[str, Any], after: MappingType[str, Any]) -> list[str]:

@@ -192,7 +192,7 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     anchors, band stats from the weapons' accuracy, weapons' extra damage by share."""
     raw, pilot_in = _raw(low.catalog), sheet.pilot
     machine = sheet.machine or Machine(name="（未定）")
-    pilot = _lower_pilot(pilot_in, machine, raw)
+    pilot = _lower_pilot(pilot_in, machine, raw, low.band)
     stats = _gear_stats(machine, low)
     gear = {"model": machine.name or "（未定）", "rank": _first(raw, "gear_ranks", "rank", "E"), "stats": stats}
     skills = _skills_from(pilot_in, machine, low) if pilot_in is not None and pilot_in.system == "pp" else []
@@ -210,14 +210,19 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     return doc
 
 
-def _lower_pilot(pilot_in: Pilot | None, machine: Machine,
-                 raw: MappingType[str, Any] | None) -> dict[str, Any]:
-    """The pilot's name (the machine's pilot when unnamed) and player, at the catalog's first level."""
+def _lower_pilot(pilot_in: Pilot | None, machine: Machine, raw: MappingType[str, Any] | None,
+                 band: MappingType[str, Any]) -> dict[str, Any]:
+    """The pilot's name (the machine's pilot when unnamed) and player, at the source band's level
+    (mapping.toml [[bands]]) with the catalog's experience for it (else the catalog's first level)."""
     name = pilot_in.name if pilot_in is not None and pilot_in.name else f"{machine.name}のパイロット"
     pilot: dict[str, Any] = {"name": name}
     if pilot_in is not None and pilot_in.player:
         pilot["player"] = pilot_in.player
-    pilot.update({"experience": 0, "rank_points": 0, "level": _first(raw, "levels", "level", "E")})
+    levels = [r for r in (raw or {}).get("levels") or [] if isinstance(r, dict) and "level" in r]
+    row = next((r for r in levels if r["level"] == band.get("mailgear_level")), levels[0] if levels else {})
+    experience = row.get("experience", 0)
+    pilot.update({"experience": experience if isinstance(experience, int) else 0, "rank_points": 0,
+                  "level": str(row.get("level", "E"))})
     return pilot
 
 
@@ -304,8 +309,8 @@ def _weapon(w: Weapon, k: int, output: int, low: Lowering) -> dict[str, Any]:
     m = low.mapping
     bands = [SHARED_TO_BAND[b] for b in ("close", "short", "medium", "long") if b in w.bands] or ["lr"]
     mean = round_half_up(weapon_share(w, m) * m.anchor("durability", SYSTEM).exact[1])
-    if not m.in_range(mean, "damage", SYSTEM):  # beyond the catalog's weapons: flagged, never cut
-        lo, _, hi = m.anchor("damage", SYSTEM).values
+    lo, _, hi = m.anchor("damage", SYSTEM).values
+    if mean > m.anchor("damage", SYSTEM).exact[2]:  # above the catalog's weapons: flagged, never cut
         low.find("CONVERT_OUT_OF_RANGE", f"/equipment/{k}/extra_damage", value=mean, floor=lo, peak=hi)
     extra = mean - int(m.param("mailgear_roll_mean")) - output
     out: dict[str, Any] = {"kind": "weapon", "name": w.name or "武器", "bands": bands,

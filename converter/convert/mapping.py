@@ -77,6 +77,14 @@ class Mapping:
     rows: dict[str, list[Row]]
     decisions: dict[str, list[dict[str, str]]]
     origins: list[str] = field(default_factory=list)
+    bands: list[dict[str, Any]] = field(default_factory=list)
+
+    def band(self, system: str, value: float | str) -> dict[str, Any]:
+        """The power band of ``value``: an up budget, a pp budget (PP), a mailgear pilot level."""
+        if system == "mailgear":
+            return next((b for b in self.bands if value in b["mailgear_levels"]), self.bands[0])
+        reached = [b for b in self.bands if isinstance(value, (int, float)) and value >= b[f"{system}_from"]]
+        return reached[-1] if reached else self.bands[0]
 
     def param(self, name: str) -> Fraction:
         """A parameter, exact (``2/3`` stays two thirds: rounding happens once, at the end)."""
@@ -140,7 +148,8 @@ def load_mapping(path: str | Path | None = None) -> Mapping:
     anchors = [Anchor(a["quantity"], a["system"], a["field"], tuple(a["values"]), a["source"])
                for a in raw["anchors"]]
     rows = {k: _rows(v) for k, v in raw.items() if k == "all" or k.count("_") == 1 and k.split("_")[0] in SYSTEMS}
-    mapping = Mapping(params, notes, anchors, list(raw["skills"]), rows, dict(raw["decisions"]), ["mapping.toml"])
+    mapping = Mapping(params, notes, anchors, list(raw["skills"]), rows, dict(raw["decisions"]), ["mapping.toml"],
+                      list(raw["bands"]))
     if path is None:
         return mapping
     return _override(mapping, Path(path))

@@ -90,7 +90,8 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     doc: dict[str, Any] = {"system": SYSTEM, "format": 1, "name": name}
     if pilot is not None and pilot.player:
         doc["player"] = pilot.player
-    start = int(m.param("pp_attribute_from_mailgear" if trained else "pp_attribute_start"))
+    band = low.band or m.bands[0]
+    start = int(band["pp_attribute"])  # the source band's baseline (mapping.toml [[bands]])
     doc["attributes"] = {a: start for a in ATTRIBUTE_IDS}
     cb = int(m.param("pp_combat_boost_start"))
     if trained and pilot is not None:
@@ -112,7 +113,7 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     if sheet.extra:
         doc["extra"] = dict(sheet.extra)
     total = _price(doc)
-    doc["budget"] = max(int(m.param("pp_budget")), total)
+    doc["budget"] = max(int(band["pp_budget"]), total)
     doc["declared_total"] = total  # what the sheet writes back as its total
     return doc
 

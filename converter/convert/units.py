@@ -29,6 +29,8 @@ class Lowering:
     findings: list[Finding] = field(default_factory=list)
     #: where each source weapon went in the target (its item's pointer), None when it found no place
     placed: dict[str, str | None] = field(default_factory=dict)
+    #: the source's power band (mapping.toml [[bands]]): what the target proposes for a pilot
+    band: dict[str, Any] = field(default_factory=dict)
 
     def find(self, code: str, ptr: str, **params: Any) -> None:
         self.findings.append(Finding(code, ptr, params))

@@ -245,8 +245,8 @@ def _weapon(w: Weapon, k: int, power: int, low: Lowering) -> dict[str, Any]:
         last = min(last, t.max_melee_range())
         first = min(first, last)
     mean = weapon_share(w, m) * m.param("up_standard_hp")
-    if not m.in_range(mean, "damage", SYSTEM):  # beyond the seed's weapons: flagged, never cut
-        lo, _, hi = m.anchor("damage", SYSTEM).values
+    lo, _, hi = m.anchor("damage", SYSTEM).values
+    if mean > m.anchor("damage", SYSTEM).exact[2]:  # above the seed's weapons: flagged, never cut
         low.find("CONVERT_OUT_OF_RANGE", f"{ptr}/damage", value=round_half_up(mean), floor=lo, peak=hi)
     fixed = round_half_up(mean - m.param("up_die_mean") - (power if w.melee else 0))
     fixed = low.clamped(fixed, f"{ptr}/damage/fixed", low=int(m.param("up_fixed_floor")))

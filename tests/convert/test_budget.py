@@ -69,8 +69,9 @@ def test_a_sturdier_machine_never_costs_less() -> None:
 
 @pytest.mark.parametrize("target", ["pp", "mailgear"])
 def test_out_of_up_no_price_depends_on_the_unit(target: str) -> None:
-    """A super robot and an armored trooper give the same pp total (the empty pilot's) and no
-    mailgear total: neither target prices a machine, so no class can be landed near."""
+    """Two units of one band (a super robot and a carrier, both top) give the same pp total (the
+    band's pilot) and no mailgear total: neither target prices a machine, so no class can be
+    landed near; only the band, read from the unit's budget, moves the pilot."""
     totals = {convert(json.loads((ROOT / f"samples/up/{n}.json").read_text("utf-8")), target, catalog=CATALOG).total
-              for n in ("l-super-robot", "ss-armored-trooper")}
+              for n in ("l-super-robot", "lll-carrier")}
     assert len(totals) == 1

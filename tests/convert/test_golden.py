@@ -41,7 +41,8 @@ def test_veteran_custom_into_pp() -> None:
     耐久 60 + 専用機 5 = 65: grade 1 + 5/60 = 1.083 → 耐久性 5 + 0.083 × 5 = 5.4 → 5, 頑丈さ 4.3 → 4.
     パイルバンカー: mean 7 + 4 + 6 = 17, share 17/60 = 0.283 → M (0.14 ≤ share < 0.32); 貫通力: grade
     1 + (17 − 15.5)/4.5 = 1.333 → 14 + 0.333 × 6 = 16; CR 3 + 専用機 1 = 4 is one pip over the
-    standard 3 → 命中目標値 6 − 1 = 5. Priced by pp's engine: 135 PP."""
+    standard 3 → 命中目標値 6 − 1 = 5. A level-B pilot is in the veteran band ([[bands]]): attributes
+    4. Priced by pp's engine: 155 PP (the budget, above the band's 150)."""
     result = convert(_doc("mailgear/veteran-custom.json"), "pp")
     doc = result.document
     assert {s["name"]: s["level"] for s in doc["skills"]} == {"機動格闘": 6, "機動回避": 4, "知識／戦術": 2,
@@ -50,7 +51,8 @@ def test_veteran_custom_into_pp() -> None:
     assert (doc["machine"]["durability"], doc["machine"]["toughness"]) == (5, 4)
     pile = doc["machine"]["weapons"][0]
     assert (pile["damage"], pile["penetration"], pile["hit_target"], pile.get("melee")) == ("M", 16, 5, True)
-    assert result.total == 135 and doc["budget"] == 135
+    assert set(doc["attributes"].values()) == {4}
+    assert result.total == 155 and doc["budget"] == 155
 
 
 def test_pilot_with_machine_into_up() -> None:

@@ -143,6 +143,8 @@ def _fold_back(edits: tuple[dict[str, Any], list[str]], fresh: dict[str, Any], m
     lifted = LIFT[to](original).machine
     homes = [w.source for w in lifted.weapons] if lifted is not None else []
     got = fold(original, fresh, fields, mp.direction(source_system, to), source_system, to, homes)
+    if to == "mailgear":
+        _without_bonuses(got.document, original, got.changed)
     where = "/extra/" + carried.KEY
     findings.append(Finding("CONVERT_FOLDED", where, {"fields": fields[:20], "count": len(fields),
                                                       "changed": got.changed[:20], "system": to}))
@@ -167,6 +169,22 @@ def source_band(doc: MappingType[str, Any], mapping: Mapping) -> dict[str, Any]:
 
         budget = get_system(str(system)).evaluate_with(doc, None, None).total
     return mapping.band(str(system), budget)
+
+
+def _without_bonuses(folded: dict[str, Any], original: MappingType[str, Any], changed: list[str]) -> None:
+    """A gear stat folded back is the effective value (base + custom boosts + options' effects, what
+    the lift read): its base is that less the original's bonuses, so none counts twice."""
+    gear = folded.get("gear")
+    stats = gear.get("stats") if isinstance(gear, dict) else None
+    if not isinstance(stats, dict):
+        return
+    base = (original.get("gear") or {}).get("stats") or {}
+    effective = mailgear.effective_stats(original)
+    for ptr in changed:
+        stat = ptr.removeprefix("/gear/stats/")
+        if ptr.startswith("/gear/stats/") and isinstance(stats.get(stat), (int, float)) \
+                and isinstance(base.get(stat), (int, float)) and stat in effective:
+            stats[stat] = stats[stat] - int(effective[stat] - base[stat])
 
 
 def _changed(before: MappingType[str, Any], after: MappingType[str, Any]) -> list[str]:

@@ -342,7 +342,8 @@ def _skills_from(pilot: Pilot, machine: Machine, low: Lowering) -> list[dict[str
     maximum with a finding; CB − 3 as ミラクル; a feat named like a mailgear skill as that skill."""
     t = tables()
     ranged = [b for w in machine.weapons if not w.melee for b in w.bands]
-    levels = from_pp(pilot.skills, ranged, low.mapping)
+    came_from = {name: sid for name, label in pilot.came_from.items() if (sid := t.skill_id(label))}
+    levels = from_pp(pilot.skills, ranged, low.mapping, came_from)
     if pilot.pool is not None and pilot.pool - int(low.mapping.param("pp_combat_boost_start")) > 0:
         levels["miracle"] = pilot.pool - int(low.mapping.param("pp_combat_boost_start"))
     perks: dict[str, str] = {}

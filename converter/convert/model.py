@@ -70,6 +70,7 @@ class Pilot:
     perks: list[tuple[str, int | None]] = field(default_factory=list)  # pp 特技 (name, level)
     perk_sources: list[str] = field(default_factory=list)  # each perk's source pointer
     labels: dict[str, str] = field(default_factory=dict)  # a skill id's label, as users read it
+    came_from: dict[str, str] = field(default_factory=dict)  # pp skill → the mailgear skill it names
     text: list[str] = field(default_factory=list)
 
 

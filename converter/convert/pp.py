@@ -8,7 +8,7 @@ from typing import Any, Mapping as MappingType
 from ..core.evaluation import round_half_up
 from ..rules.pp.tables import ATTRIBUTE_IDS, tables
 from .model import BANDS, Machine, Measure, Pilot, Sheet, Weapon
-from .skills import to_pp
+from .skills import origins, to_pp
 from .units import Lowering, damage_grade, grid, mean_grade, pips, pp_class, share
 
 SYSTEM = "pp"
@@ -35,14 +35,22 @@ def perk(text: str) -> tuple[str, int | None]:
     return (found.group(1), int(found.group(2))) if found else (text.strip(), None)
 
 
+#: how the way there says which mailgear skill a pp skill came from (in the skill's notes)
+_ORIGIN = re.compile(r"mailgear〈(.+?)〉")
+
+
 def lift(doc: MappingType[str, Any]) -> Sheet:
     sheet = Sheet.of(SYSTEM, doc)
     skills: dict[str, int] = {}
+    came_from: dict[str, str] = {}
     for s in doc.get("skills") or []:
         if isinstance(s, dict) and isinstance(s.get("name"), str) and isinstance(s.get("level"), int):
             name = _seed_name(s["name"])
             skills[name] = max(skills.get(name, 0), s["level"])
-    pilot = Pilot(name=doc.get("name"), system=SYSTEM, player=doc.get("player"), skills=skills,
+            said = _ORIGIN.search(s["notes"]) if isinstance(s.get("notes"), str) else None
+            if said:
+                came_from[name] = said.group(1)
+    pilot = Pilot(name=doc.get("name"), system=SYSTEM, player=doc.get("player"), skills=skills, came_from=came_from,
                   pool=doc.get("combat_boost", tables().combat_boost_start),
                   perks=[perk(str(f.get("name"))) for f in doc.get("feats") or [] if isinstance(f, dict)],
                   perk_sources=[f"/feats/{k}" for k, f in enumerate(doc.get("feats") or []) if isinstance(f, dict)])
@@ -97,7 +105,9 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     if trained and pilot is not None:
         table = {row["mailgear"] for row in m.skills}
         levels = to_pp(pilot.skills, m)
-        doc["skills"] = [{"name": n, "level": v} for n, v in levels.items()]
+        fed = origins(pilot.skills, m)
+        doc["skills"] = [{"name": n, "level": v, **({"notes": f"mailgear〈{pilot.labels.get(fed[n], fed[n])}〉"}
+                                                   if n in fed else {})} for n, v in levels.items()]
         doc["combat_boost"] = cb + (pilot.pool or 0)
         feats = [{"name": f"{pilot.labels.get(sid, sid)} Lv{level}"} for sid, level in pilot.skills.items()
                  if sid not in table and sid != "miracle"]

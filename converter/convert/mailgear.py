@@ -25,6 +25,8 @@ _QUANTITY = {"durability": "durability", "energy": "energy", "output": "power", 
              "move": "move", "guard": "guard", "sensor": "sensor", "capacity": "capacity",
              "counter": "counter", "cr": "cr", "sr": "sr", "mr": "mr", "lr": "lr"}
 SHIELD, BARRIERS = "シールド", ("チャフ・キャンセラー", "マグネット・バリア")
+#: the word a weapon's notes carry when it is a melee weapon reaching beyond CR (up's 格闘 range 2)
+MELEE, RANGED = "格闘武器", "射撃武器"
 _Values = tuple[float, float, float]  # an anchor's floor, standard and peak
 
 
@@ -154,7 +156,9 @@ def _lift_weapon(item: MappingType[str, Any], k: int, machine: Machine, output: 
     text = [sheet.say(f"/equipment/{k}/{key}", f"{label}{item[key]}")
             for key, label in (("energy", "消費エネルギー"), ("uses", "回数"), ("slots", "スロット"),
                                ("durability", "耐久")) if item.get(key) is not None]
-    return Weapon(name=str(item.get("name", "")), melee=bands == ("close",), bands=bands or ("close",),
+    words = str(item.get("notes") or "").split("; ")
+    return Weapon(name=str(item.get("name", "")), melee=bands == ("close",) and RANGED not in words or MELEE in words,
+                  bands=bands or ("close",),
                   damage=Measure(7 + output + int(item.get("extra_damage", 0) or 0), SYSTEM, "damage"),
                   accuracy=best, usage={"energy": item.get("energy"), "uses": item.get("uses")},
                   notes=sheet.notes_of(f"/equipment/{k}", item.get("notes")), text=text, source=f"/equipment/{k}")
@@ -219,7 +223,8 @@ def _lower_pilot(pilot_in: Pilot | None, machine: Machine, raw: MappingType[str,
     if pilot_in is not None and pilot_in.player:
         pilot["player"] = pilot_in.player
     levels = [r for r in (raw or {}).get("levels") or [] if isinstance(r, dict) and "level" in r]
-    row = next((r for r in levels if r["level"] == band.get("mailgear_level")), levels[0] if levels else {})
+    fallback = levels[0] if levels else {"level": band.get("mailgear_level", "E"), "experience": 0}
+    row = next((r for r in levels if r["level"] == band.get("mailgear_level")), fallback)
     experience = row.get("experience", 0)
     pilot.update({"experience": experience if isinstance(experience, int) else 0, "rank_points": 0,
                   "level": str(row.get("level", "E"))})
@@ -320,7 +325,9 @@ def _weapon(w: Weapon, k: int, output: int, low: Lowering) -> dict[str, Any]:
         out["energy"] = min(4, max(1, round_half_up(usage["amount"] / 10)))
     elif usage.get("type") == "ammo":
         out["uses"] = int(usage["amount"])
-    notes = "; ".join([*([w.notes] if w.notes else []), *w.text])
+    # mailgear knows melee by CR alone: a melee weapon beyond CR, or a ranged one at CR only, says so
+    melee = [MELEE] if w.melee and bands != ["cr"] else [RANGED] if not w.melee and bands == ["cr"] else []
+    notes = "; ".join([*([w.notes] if w.notes else []), *w.text, *melee])
     if notes:
         out["notes"] = notes
     return out

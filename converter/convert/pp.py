@@ -167,8 +167,8 @@ def _weapon(w: Any, k: int, low: Lowering) -> dict[str, Any]:
     hit = m.param("pp_hit_standard") - (pips(w.accuracy, m) if w.accuracy is not None else 0)
     penetration = m.at_grade(damage_grade(w.damage, m), "damage", SYSTEM)
     out: dict[str, Any] = {"name": w.name or f"武器{k + 1}"}
-    if w.melee:
-        out["melee"] = True
+    if w.melee or tuple(w.bands) == ("close",):  # pp reads a close-only weapon as melee unless told
+        out["melee"] = bool(w.melee)
     out.update({"hit_target": low.clamped(round_half_up(hit), f"{ptr}/hit_target", low=0),
                 "evasion_target": int(m.param("pp_evasion_melee" if w.melee else "pp_evasion_standard")),
                 "penetration": low.clamped(low.scaled(penetration, f"{ptr}/penetration", "damage", SYSTEM),

@@ -30,11 +30,11 @@ def generated(mapping: Mapping | None = None) -> str:
     for name, value in m.parameters.items():
         note = m.parameter_notes[name]
         out.append(f"| `{name}` | {number_text(value)} | {_cell(note['ja'])} / {_cell(note['en'])} | {note['source']} |")
-    out += ["", "### Power bands", "", "| band | up from (UP) | mailgear levels | pp from (PP) | proposed: mailgear level | pp attributes | pp budget | source |",
-            "|---|---|---|---|---|---|---|---|"]
+    out += ["", "### Power bands", "", "| band | up from (UP) | mailgear levels | pp from (PP) | proposed: up budget | mailgear level | pp attributes | pp budget | source |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for b in m.bands:
         out.append(f"| {b['ja']} / {b['en']} | {b['up_from']} | {'・'.join(b['mailgear_levels'])} | {b['pp_from']} | "
-                   f"{b['mailgear_level']} | {b['pp_attribute']} | {b['pp_budget']} | {_cell(b['source'])} |")
+                   f"{b['up_budget']} | {b['mailgear_level']} | {b['pp_attribute']} | {b['pp_budget']} | {_cell(b['source'])} |")
     out += ["", "### Skills between mailgear and pp", "", "| mailgear | pp | base | back | source |",
             "|---|---|---|---|---|"]
     for skill in m.skills:

@@ -183,9 +183,9 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     best: tuple[tuple[int, int], dict[str, Any], _Fit, Lowering] | None = None
     for size in SIZE_ORDER:
         fit = _fit(size, wanted)
-        trial = Lowering(low.mapping, low.catalog)
+        trial = Lowering(low.mapping, low.catalog, band=low.band)
         doc = _unit(sheet, machine, fit, trial)
-        key = (fit.held_back, doc["budget"])
+        key = (fit.held_back, doc["declared_total"])
         if best is None or key < best[0]:
             best = (key, doc, fit, trial)
     assert best is not None
@@ -200,7 +200,7 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
         low.find("CONVERT_CLAMPED", f"/stats/{sid}", value=value, limit=base)
     low.findings.extend(trial.findings)
     low.placed.update(trial.placed)
-    total = doc["budget"]
+    total = doc["declared_total"]
     nearest = min(BUDGET_CLASSES, key=lambda c: abs(c - total))
     low.find("CONVERT_BUDGET_CLASS", "/budget", total=total, nearest=nearest)
     return doc
@@ -231,7 +231,8 @@ def _unit(sheet: Sheet, machine: Machine, fit: _Fit, low: Lowering) -> dict[str,
     if sheet.extra:
         doc["extra"] = dict(sheet.extra)
     total = _price(doc)
-    doc["budget"] = total
+    # the source band's class (mapping.toml [[bands]]), or the price when that is more
+    doc["budget"] = max(total, int(low.band.get("up_budget", 0)))
     doc["declared_total"] = total  # what the sheet writes back as its total
     return doc
 

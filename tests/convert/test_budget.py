@@ -8,9 +8,13 @@ import copy
 import json
 from pathlib import Path
 
+from typing import Any
+
 import pytest
 
 from converter.convert import convert
+from converter.convert.conversion import source_band
+from converter.convert.mapping import load_mapping
 from converter.convert.up import BUDGET_CLASSES
 from converter.sheets.source import load_catalog
 
@@ -27,7 +31,11 @@ STANDARD_OR_ABOVE = ["mailgear/veteran-custom.json", "mailgear/veteran-fortune.j
                      "pp/pilot_with_machine.json"]
 
 
-def _up(name: str) -> object:
+def _doc(name: str) -> dict:
+    return json.loads((ROOT / "samples" / name).read_text("utf-8"))
+
+
+def _up(name: str) -> Any:
     return convert(json.loads((ROOT / "samples" / name).read_text("utf-8")), "up", catalog=CATALOG)
 
 
@@ -38,7 +46,9 @@ def test_a_standard_machine_lands_within_the_seeds_band(name: str) -> None:
     assert BAND[0] <= result.total <= BAND[1], result.total
     found = [f.params for f in result.findings if f.code == "CONVERT_BUDGET_CLASS"]
     assert found == [{"total": result.total, "nearest": min(BUDGET_CLASSES, key=lambda c: abs(c - result.total))}]
-    assert result.document["budget"] == result.document["declared_total"] == result.total
+    assert result.document["declared_total"] == result.total
+    # the budget: the source band's class (mapping.toml [[bands]]), or the price when that is more
+    assert result.document["budget"] == max(result.total, source_band(_doc(name), load_mapping())["up_budget"])
 
 
 def test_a_starting_gear_lands_below_the_band() -> None:
@@ -62,7 +72,7 @@ def test_a_sturdier_machine_never_costs_less() -> None:
         if any(f.code == "CONVERT_OVER_LIMIT" for f in result.findings):
             continue
         sizes.add(result.document["size"])
-        prices.append(result.document["budget"])
+        prices.append(result.document["declared_total"])
     assert len(sizes) >= 2 and len(prices) >= 8
     assert prices == sorted(prices), prices
 

@@ -74,7 +74,8 @@ def test_pilot_with_machine_into_up() -> None:
     assert (missile["damage"]["fixed"], missile["guided"]) == (47, True)
     assert (knife["kind"], knife["damage"]["fixed"]) == ("melee", 10)
     assert any(f.code == "CONVERT_CLAMPED" and f.pointer == "/weapons/0/damage/fixed" for f in result.findings)
-    assert doc["budget"] == result.total
+    # a 50-PP character is in the starting band, whose up class is 1200 ([[bands]]): the budget
+    assert doc["declared_total"] == result.total == 1130 and doc["budget"] == 1200
 
 
 def test_penetration_orders_pp_weapons_of_one_class() -> None:

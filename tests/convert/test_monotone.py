@@ -71,8 +71,8 @@ def weaker(doc: dict[str, Any], field: str, step: int, target: str) -> list[str]
     fields = COUNTERPARTS[doc["system"]][field][1].get(target, ())
     out = [f"{f}: {get(before, f)} -> {get(after, f)}" for f in fields if get(after, f) < get(before, f)]
     held = any(f.code == "CONVERT_OVER_LIMIT" for f in raised.findings)
-    if target == "up" and after["budget"] < before["budget"] and not held:
-        out.append(f"price: {before['budget']} -> {after['budget']}")
+    if target == "up" and after["declared_total"] < before["declared_total"] and not held:
+        out.append(f"price: {before['declared_total']} -> {after['declared_total']}")
     return out
 
 

@@ -52,7 +52,24 @@ def convert_file(src: str | Path, to: str, output: str | Path | None = None, map
     doc, own_catalog = read_document(src)
     chosen = load_catalog(catalog) or own_catalog
     result = convert(doc, to=to, mapping=mapping, catalog=chosen)
+    errors = source_errors(doc, chosen)
+    if errors:  # converted all the same, but the GM is told (the CLI exits 1)
+        result.findings.insert(0, Finding("CONVERT_SOURCE_ERRORS", "", {"file": str(src), "count": len(errors),
+                                                                       "codes": sorted(set(errors))[:10]}))
     return result, write_output(result, output, inputs, force, chosen, lang) if output else None
+
+
+def source_errors(doc: Any, catalog: Any = None) -> list[str]:
+    """The codes of the errors the source's own check finds (a sheet with errors converts, said so)."""
+    from ..check import check_document
+
+    context = {}
+    if catalog is not None and doc.get("system") == "mailgear":
+        from ..rules.mailgear.catalog import as_catalog
+
+        context["catalog"] = as_catalog(catalog)
+    report = check_document(dict(doc), None, "", context)
+    return [f.code for f in report.findings if f.level.value == "error"]
 
 
 def write_output(conversion: Conversion, path: str | Path, inputs: list[str], force: bool = False,

@@ -202,7 +202,7 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     low.placed.update(trial.placed)
     total = doc["declared_total"]
     nearest = min(BUDGET_CLASSES, key=lambda c: abs(c - total))
-    low.find("CONVERT_BUDGET_CLASS", "/budget", total=total, nearest=nearest)
+    low.find("CONVERT_BUDGET_CLASS", "/budget", total=total, nearest=nearest, budget=doc["budget"])
     return doc
 
 

@@ -45,7 +45,8 @@ def test_a_standard_machine_lands_within_the_seeds_band(name: str) -> None:
     result = _up(name)
     assert BAND[0] <= result.total <= BAND[1], result.total
     found = [f.params for f in result.findings if f.code == "CONVERT_BUDGET_CLASS"]
-    assert found == [{"total": result.total, "nearest": min(BUDGET_CLASSES, key=lambda c: abs(c - result.total))}]
+    assert found == [{"total": result.total, "nearest": min(BUDGET_CLASSES, key=lambda c: abs(c - result.total)),
+                      "budget": result.document["budget"]}]
     assert result.document["declared_total"] == result.total
     # the budget: the source band's class (mapping.toml [[bands]]), or the price when that is more
     assert result.document["budget"] == max(result.total, source_band(_doc(name), load_mapping())["up_budget"])

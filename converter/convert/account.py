@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping as MappingType
 
 from .leaves import Leaves, matches
 from .mapping import KINDS, Anchor, Mapping, Row
@@ -14,6 +14,8 @@ from .mapping import KINDS, Anchor, Mapping, Row
 #: why a field has the kind it has when no row of the direction names it (a gap in the table,
 #: which the tests forbid for every document the strategies generate)
 UNLISTED = {"source": "dropped", "target": "defaulted"}
+#: the kinds that claim something of the source reached the target
+CARRYING = ("exact", "scaled", "approximated")
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,11 @@ def _row_for(rows: list[Row], ptr: str, side: str, empty: bool) -> Row | None:
 
 
 def build(mapping: Mapping, source_system: str, target_system: str, source: Leaves,
-          target: Leaves) -> Account:
-    """Each leaf of both documents with the first row of the direction that names it."""
+          target: Leaves, said: MappingType[str, str] | None = None,
+          placed: MappingType[str, str | None] | None = None) -> Account:
+    """Each leaf of both documents with the first row of the direction that names it; a source
+    leaf's row claims it was carried only when it reached the target (``reached``), else the leaf
+    is dropped (the row still says where it would have gone)."""
     rows = mapping.direction(source_system, target_system)
     systems = tuple(dict.fromkeys((source_system, target_system)))
     account = Account(source_system, target_system,
@@ -91,9 +96,53 @@ def build(mapping: Mapping, source_system: str, target_system: str, source: Leav
     for side, got in (("source", source), ("target", target)):
         for ptr, value in got.values.items():
             row = _row_for(rows, ptr, side, isinstance(value, (list, dict)))
-            entry = Entry(side, ptr, row.kind if row else UNLISTED[side], row, value)
+            kind = row.kind if row else UNLISTED[side]
+            if side == "source" and row is not None and kind in CARRYING and said is not None \
+                    and not reached(ptr, row, target, said, value, placed or {}):
+                kind = "dropped"
+            entry = Entry(side, ptr, kind, row, value)
             (account.source if side == "source" else account.target).append(entry)
     return account
+
+
+def _said(ptr: str, said: MappingType[str, str]) -> str | None:
+    """The text the lift made of ``ptr`` (or of the nearest item holding it)."""
+    while ptr:
+        if ptr in said:
+            return said[ptr]
+        ptr = ptr.rsplit("/", 1)[0]
+    return None
+
+
+#: the lists whose items a source weapon is placed in
+ITEMS = ("/weapons/", "/equipment/", "/machine/weapons/")
+
+
+def reached(ptr: str, row: Row, target: Leaves, said: MappingType[str, str], value: Any = None,
+            placed: MappingType[str, str | None] | None = None) -> bool:
+    """Whether the source leaf ``ptr`` is in the target: a field the row writes is there (for a
+    weapon's field, in the item the weapon was placed in); a name is in one of them; when the row
+    writes only notes, the words the lift made of the leaf are in them."""
+    written = [p for p in target.values if any(matches(t, p) for t in row.targets)]
+    item = next((src for src in placed or {} if ptr.startswith(src + "/")), None)
+    if item is not None:
+        home = (placed or {})[item]
+        if home is None:  # the weapon found no place in the target
+            return False
+        mine = [p for p in written if p.startswith(home + "/")]
+        if mine and not home.startswith(ITEMS):
+            return True  # a feat become a skill (by id): its place is the evidence
+        written = mine or [p for p in written if not p.startswith(ITEMS)]
+    if not written:
+        return False
+    texts = [p for p in written if p.rsplit("/", 1)[-1] in ("name", "model", "pilot", "notes")]
+    if ptr.rsplit("/", 1)[-1] == "name" and isinstance(value, str) and value.strip() and texts:
+        return any(isinstance(target.values[p], str) and value in target.values[p] for p in texts)
+    if not all(t.rsplit("/", 1)[-1] == "notes" for t in row.targets):
+        return True
+    text = _said(ptr, said)
+    return text is not None and any(isinstance(target.values[p], str) and text in target.values[p]
+                                    for p in written)
 
 
 def folded(mapping: Mapping, source_system: str, target_system: str, source: Leaves, target: Leaves,

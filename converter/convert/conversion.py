@@ -26,8 +26,7 @@ RESTORED = Row((), (), "exact", "運ばれてきた元文書をそのまま戻�
                "the carried source restored as it was (not edited since)", "proposal")
 UNEDITED = Row((), (), "exact", "変換後に編集されていない: 運ばれてきた元文書の値",
                "not edited since the conversion: the carried source's value", "proposal")
-#: the kinds that carry something of the source into the target
-CARRYING = ("exact", "scaled", "approximated")
+CARRYING = accounts.CARRYING
 #: fields every document has, which alone carry nothing
 BOOKKEEPING = ("/system", "/format", "/notes")
 
@@ -122,12 +121,13 @@ def convert(document: MappingType[str, Any], to: str, mapping: Mapping | str | P
     if sheet.machine is None and to == "up":
         raise InputError(f"{source.get('name', '')}: a pp character with no machine has nothing to convert into an up unit",
                          "CONVERT_NO_MACHINE", name=source.get("name", ""))
-    low = Lowering(mp, mailgear._raw(catalog))
+    low = Lowering(mp, mailgear._raw(catalog), band=source_band(source, mp))
     target = LOWER[to](sheet, low)
     if edits is not None:
         return _fold_back(edits, target, mp, source_system, to, low, findings, document, catalog, check)
     findings.extend(low.findings)
-    account = accounts.build(mp, source_system, to, leaves(source), leaves(target))
+    account = accounts.build(mp, source_system, to, leaves(source), leaves(target), sheet.said,
+                             low.placed)
     if not any(e.kind in CARRYING and e.pointer not in BOOKKEEPING for e in account.source):
         raise InputError("nothing of the document would be carried", "CONVERT_NOTHING_CARRIED",
                          source=source_system, target=to)
@@ -143,6 +143,8 @@ def _fold_back(edits: tuple[dict[str, Any], list[str]], fresh: dict[str, Any], m
     lifted = LIFT[to](original).machine
     homes = [w.source for w in lifted.weapons] if lifted is not None else []
     got = fold(original, fresh, fields, mp.direction(source_system, to), source_system, to, homes)
+    if to == "mailgear":
+        _without_bonuses(got.document, original, got.changed)
     where = "/extra/" + carried.KEY
     findings.append(Finding("CONVERT_FOLDED", where, {"fields": fields[:20], "count": len(fields),
                                                       "changed": got.changed[:20], "system": to}))
@@ -152,6 +154,37 @@ def _fold_back(edits: tuple[dict[str, Any], list[str]], fresh: dict[str, Any], m
     account = accounts.folded(mp, source_system, to, leaves(carried.without_key(document)), leaves(got.document),
                               fields, got.changed, UNEDITED)
     return _finish(got.document, account, findings, document, catalog, check, attach=False)
+
+
+def source_band(doc: MappingType[str, Any], mapping: Mapping) -> dict[str, Any]:
+    """The document's power band: up by its budget (else its total), mailgear by its pilot's
+    level, pp by its budget (else its total PP)."""
+    system = doc.get("system")
+    if system == "mailgear":
+        pilot = doc.get("pilot")
+        return mapping.band(system, str(pilot.get("level", "")) if isinstance(pilot, dict) else "")
+    budget = doc.get("budget")
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)):
+        from ..rules import get_system
+
+        budget = get_system(str(system)).evaluate_with(doc, None, None).total
+    return mapping.band(str(system), budget)
+
+
+def _without_bonuses(folded: dict[str, Any], original: MappingType[str, Any], changed: list[str]) -> None:
+    """A gear stat folded back is the effective value (base + custom boosts + options' effects, what
+    the lift read): its base is that less the original's bonuses, so none counts twice."""
+    gear = folded.get("gear")
+    stats = gear.get("stats") if isinstance(gear, dict) else None
+    if not isinstance(stats, dict):
+        return
+    base = (original.get("gear") or {}).get("stats") or {}
+    effective = mailgear.effective_stats(original)
+    for ptr in changed:
+        stat = ptr.removeprefix("/gear/stats/")
+        if ptr.startswith("/gear/stats/") and isinstance(stats.get(stat), (int, float)) \
+                and isinstance(base.get(stat), (int, float)) and stat in effective:
+            stats[stat] = stats[stat] - int(effective[stat] - base[stat])
 
 
 def _changed(before: MappingType[str, Any], after: MappingType[str, Any]) -> list[str]:

@@ -52,7 +52,24 @@ def convert_file(src: str | Path, to: str, output: str | Path | None = None, map
     doc, own_catalog = read_document(src)
     chosen = load_catalog(catalog) or own_catalog
     result = convert(doc, to=to, mapping=mapping, catalog=chosen)
+    errors = source_errors(doc, chosen)
+    if errors:  # converted all the same, but the GM is told (the CLI exits 1)
+        result.findings.insert(0, Finding("CONVERT_SOURCE_ERRORS", "", {"file": str(src), "count": len(errors),
+                                                                       "codes": sorted(set(errors))[:10]}))
     return result, write_output(result, output, inputs, force, chosen, lang) if output else None
+
+
+def source_errors(doc: Any, catalog: Any = None) -> list[str]:
+    """The codes of the errors the source's own check finds (a sheet with errors converts, said so)."""
+    from ..check import check_document
+
+    context = {}
+    if catalog is not None and doc.get("system") == "mailgear":
+        from ..rules.mailgear.catalog import as_catalog
+
+        context["catalog"] = as_catalog(catalog)
+    report = check_document(dict(doc), None, "", context)
+    return [f.code for f in report.findings if f.level.value == "error"]
 
 
 def write_output(conversion: Conversion, path: str | Path, inputs: list[str], force: bool = False,
@@ -84,13 +101,36 @@ def workbook_bytes(conversion: Conversion, catalog: Any = None, lang: str = "ja"
 
 
 def _finding_line(f: Finding, lang: str) -> str:
+    """A finding as one line, its severity in the reader's language (警告, not warning)."""
     where = f" {f.pointer}" if f.pointer else ""
-    return f"  [{f.level.value}]{where} {f.message(lang)}\n"
+    return f"  [{texts(lang)['report_' + f.level.value]}]{where} {f.message(lang)}\n"
+
+
+def _grouped(entries: list[Any], lang: str) -> list[str]:
+    """The entries of one side, one reason per group: each (kind, row) once, with the pointers it
+    covers beneath it (wrapped), in the order they first appear."""
+    t = texts(lang)
+    groups: dict[tuple[str, str], list[str]] = {}
+    for e in entries:
+        how = e.row.how(lang) if e.row is not None else t["convert_unlisted"]
+        groups.setdefault((e.kind, how), []).append(e.pointer)
+    out = []
+    for (kind, how), pointers in groups.items():
+        out.append(f"  {t['convert_kind_' + kind]:<6} {how}\n")
+        line = "      "
+        for ptr in pointers:
+            if len(line) + len(ptr) > 100 and line.strip():
+                out.append(line.rstrip() + "\n")
+                line = "      "
+            line += ptr + " "
+        out.append(line.rstrip() + "\n")
+    return out
 
 
 def render_text(conversion: Conversion, lang: str = "ja") -> str:
-    """The account as a terminal reads it: anchors, every source and target field with its kind,
-    the conversion's findings, the target engine's findings and the GM's decisions."""
+    """The account as a terminal reads it: anchors, the source and target fields grouped by their
+    kind and reason (each reason once), the conversion's findings, the target engine's findings
+    and the GM's decisions; the count of what the GM decides covers all three."""
     t = texts(lang)
     acc = conversion.account
     out = [t["convert_heading"].format(source=acc.source_system, target=acc.target_system) + "\n"]
@@ -102,16 +142,16 @@ def render_text(conversion: Conversion, lang: str = "ja") -> str:
     for side in ("source", "target"):
         counts = ", ".join(f"{t['convert_kind_' + k]} {n}" for k, n in acc.counts(side).items())
         out.append(t[f"convert_{side}_fields"].format(counts=counts) + "\n")
-        for e in acc.source if side == "source" else acc.target:
-            how = e.row.how(lang) if e.row is not None else t["convert_unlisted"]
-            out.append(f"  {t['convert_kind_' + e.kind]:<6} {e.pointer}  {how}\n")
+        out.extend(_grouped(acc.source if side == "source" else acc.target, lang))
     if conversion.findings:
         out.append(t["convert_findings"] + "\n")
         out.extend(_finding_line(f, lang) for f in conversion.findings)
     checked = conversion.to_decide
     total = conversion.total
+    decide = (len(checked) + len(acc.decisions)
+              + sum(1 for f in conversion.findings if f.level.value != "info"))
     out.append(t["convert_checked"].format(system=acc.target_system,
-                                           total="—" if total is None else total, count=len(checked)) + "\n")
+                                           total="—" if total is None else total, count=decide) + "\n")
     out.extend(_finding_line(f, lang) for f in checked)
     if acc.decisions:
         out.append(t["convert_decisions"] + "\n")

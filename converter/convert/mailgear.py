@@ -11,11 +11,10 @@ from typing import Any, Mapping as MappingType
 
 from ..core.evaluation import round_half_up
 from ..rules.mailgear.tables import name_key, tables
-from .leaves import leaves
 from .mapping import Anchor
 from .model import Machine, Measure, Pilot, Sheet, Weapon
 from .skills import from_pp
-from .units import Lowering, grid, mean_grade, pips, share
+from .units import Lowering, grid, mean_grade, pips, weapon_share
 
 SYSTEM = "mailgear"
 #: mailgear's bands and the shared bands of the model (seed 001:89-97 name them like pp's)
@@ -26,6 +25,8 @@ _QUANTITY = {"durability": "durability", "energy": "energy", "output": "power", 
              "move": "move", "guard": "guard", "sensor": "sensor", "capacity": "capacity",
              "counter": "counter", "cr": "cr", "sr": "sr", "mr": "mr", "lr": "lr"}
 SHIELD, BARRIERS = "シールド", ("チャフ・キャンセラー", "マグネット・バリア")
+#: the word a weapon's notes carry when it is a melee weapon reaching beyond CR (up's 格闘 range 2)
+MELEE, RANGED = "格闘武器", "射撃武器"
 _Values = tuple[float, float, float]  # an anchor's floor, standard and peak
 
 
@@ -108,28 +109,29 @@ def lift(doc: MappingType[str, Any]) -> Sheet:
     """The pilot (skills by id, ミラクル as the pool) and the gear (stats, bands, weapons and
     options, what the model cannot hold as text)."""
     t = tables()
+    sheet = Sheet.of(SYSTEM, doc)
     p = _table(doc.get("pilot"))
     skills = skill_levels(doc)
     pilot = Pilot(name=p.get("name"), system=SYSTEM, player=p.get("player"), skills=skills,
                   pool=skills.get("miracle"))
     gear = _table(doc.get("gear"))
     stats = effective_stats(doc)
-    machine = _machine(str(gear.get("model", "")), stats)
+    machine = _machine(str(gear.get("model", "")), stats, sheet)
     if gear.get("rank"):
-        machine.text.append(f"ランク{gear['rank']}")
+        machine.text.append(sheet.say("/gear/rank", f"ランク{gear['rank']}"))
     for k, item in enumerate(doc.get("equipment") or []):
         if isinstance(item, dict) and item.get("kind") == "weapon":
-            machine.weapons.append(_lift_weapon(item, k, machine, stats.get("output", 0)))
+            machine.weapons.append(_lift_weapon(item, k, machine, stats.get("output", 0), sheet))
         elif isinstance(item, dict):
-            _lift_option(item, machine)
+            machine.text.append(sheet.say(f"/equipment/{k}", _lift_option(item, machine)))
     pilot.labels = {sid: t.skills[sid].label for sid in skills}
     if p.get("military_rank"):
-        pilot.text.append(str(p["military_rank"]))
-    return Sheet(SYSTEM, leaves(doc), pilot=pilot, machine=machine, notes=doc.get("notes"),
-                 extra=dict(doc.get("extra") or {}))
+        pilot.text.append(sheet.say("/pilot/military_rank", str(p["military_rank"])))
+    sheet.pilot, sheet.machine = pilot, machine
+    return sheet
 
 
-def _machine(model: str, stats: MappingType[str, float]) -> Machine:
+def _machine(model: str, stats: MappingType[str, float], sheet: Sheet) -> Machine:
     """The gear's stats as measures (CR..LR as the shared bands), the rest as text."""
     machine = Machine(name=model)
     for stat, quantity in _QUANTITY.items():
@@ -142,32 +144,34 @@ def _machine(model: str, stats: MappingType[str, float]) -> Machine:
     for stat, label in (("sensor", "センサー"), ("energy", "エネルギー"), ("capacity", "キャパシティ"),
                         ("counter", "カウンター")):
         if stat in stats:
-            machine.text.append(f"{label}{stats[stat]:g}")
+            machine.text.append(sheet.say(f"/gear/stats/{stat}", f"{label}{stats[stat]:g}"))
     return machine
 
 
-def _lift_weapon(item: MappingType[str, Any], k: int, machine: Machine, output: float) -> Weapon:
+def _lift_weapon(item: MappingType[str, Any], k: int, machine: Machine, output: float, sheet: Sheet) -> Weapon:
     """A weapon: its bands, mean damage (7 + output + extra), the best band stat it reaches as
     its accuracy, its energy and uses."""
     bands = tuple(BAND_OF[b] for b in ("cr", "sr", "mr", "lr") if b in (item.get("bands") or []))
     best = max((machine.bands[b] for b in bands if b in machine.bands), key=lambda x: x.value, default=None)
-    text = [f"{label}{item[key]}" for key, label in (("energy", "消費エネルギー"), ("uses", "回数"),
-                                                     ("slots", "スロット"), ("durability", "耐久"))
-            if item.get(key) is not None]
-    return Weapon(name=str(item.get("name", "")), melee=bands == ("close",), bands=bands or ("close",),
+    text = [sheet.say(f"/equipment/{k}/{key}", f"{label}{item[key]}")
+            for key, label in (("energy", "消費エネルギー"), ("uses", "回数"), ("slots", "スロット"),
+                               ("durability", "耐久")) if item.get(key) is not None]
+    words = str(item.get("notes") or "").split("; ")
+    return Weapon(name=str(item.get("name", "")), melee=bands == ("close",) and RANGED not in words or MELEE in words,
+                  bands=bands or ("close",),
                   damage=Measure(7 + output + int(item.get("extra_damage", 0) or 0), SYSTEM, "damage"),
                   accuracy=best, usage={"energy": item.get("energy"), "uses": item.get("uses")},
-                  notes=item.get("notes"), text=text, source=f"/equipment/{k}")
+                  notes=sheet.notes_of(f"/equipment/{k}", item.get("notes")), text=text, source=f"/equipment/{k}")
 
 
-def _lift_option(item: MappingType[str, Any], machine: Machine) -> None:
-    """An option: a shield or barrier by name, and its name and effects as text."""
+def _lift_option(item: MappingType[str, Any], machine: Machine) -> str:
+    """An option: a shield or barrier by name; its name and effects as text."""
     name = str(item.get("name", ""))
     machine.shield |= name_key(name) == name_key(SHIELD)
     machine.barrier |= name_key(name) in {name_key(b) for b in BARRIERS}
     effects = [e.get("text") or e.get("skill") or e.get("stat") for e in item.get("effects") or []
                if isinstance(e, dict)]
-    machine.text.append(name + (f"（{'・'.join(str(e) for e in effects if e)}）" if any(effects) else ""))
+    return name + (f"（{'・'.join(str(e) for e in effects if e)}）" if any(effects) else "")
 
 
 def _catalog_option(raw: MappingType[str, Any] | None, name: str) -> MappingType[str, Any] | None:
@@ -192,7 +196,7 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     anchors, band stats from the weapons' accuracy, weapons' extra damage by share."""
     raw, pilot_in = _raw(low.catalog), sheet.pilot
     machine = sheet.machine or Machine(name="（未定）")
-    pilot = _lower_pilot(pilot_in, machine, raw)
+    pilot = _lower_pilot(pilot_in, machine, raw, low.band)
     stats = _gear_stats(machine, low)
     gear = {"model": machine.name or "（未定）", "rank": _first(raw, "gear_ranks", "rank", "E"), "stats": stats}
     skills = _skills_from(pilot_in, machine, low) if pilot_in is not None and pilot_in.system == "pp" else []
@@ -210,14 +214,20 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     return doc
 
 
-def _lower_pilot(pilot_in: Pilot | None, machine: Machine,
-                 raw: MappingType[str, Any] | None) -> dict[str, Any]:
-    """The pilot's name (the machine's pilot when unnamed) and player, at the catalog's first level."""
+def _lower_pilot(pilot_in: Pilot | None, machine: Machine, raw: MappingType[str, Any] | None,
+                 band: MappingType[str, Any]) -> dict[str, Any]:
+    """The pilot's name (the machine's pilot when unnamed) and player, at the source band's level
+    (mapping.toml [[bands]]) with the catalog's experience for it (else the catalog's first level)."""
     name = pilot_in.name if pilot_in is not None and pilot_in.name else f"{machine.name}のパイロット"
     pilot: dict[str, Any] = {"name": name}
     if pilot_in is not None and pilot_in.player:
         pilot["player"] = pilot_in.player
-    pilot.update({"experience": 0, "rank_points": 0, "level": _first(raw, "levels", "level", "E")})
+    levels = [r for r in (raw or {}).get("levels") or [] if isinstance(r, dict) and "level" in r]
+    fallback = levels[0] if levels else {"level": band.get("mailgear_level", "E"), "experience": 0}
+    row = next((r for r in levels if r["level"] == band.get("mailgear_level")), fallback)
+    experience = row.get("experience", 0)
+    pilot.update({"experience": experience if isinstance(experience, int) else 0, "rank_points": 0,
+                  "level": str(row.get("level", "E"))})
     return pilot
 
 
@@ -289,8 +299,12 @@ def _equipment(machine: Machine, output: int, raw: MappingType[str, Any] | None,
     slots = int(low.mapping.param("mailgear_slots"))
     kept: list[dict[str, Any]] = []
     left: list[dict[str, Any]] = []
-    for item in items:
-        (kept if sum(i.get("slots", 1) for i in kept) + item.get("slots", 1) <= slots else left).append(item)
+    sources = [w.source for w in machine.weapons] + [""] * (len(items) - len(machine.weapons))
+    for item, source in zip(items, sources, strict=True):
+        fits = sum(i.get("slots", 1) for i in kept) + item.get("slots", 1) <= slots
+        if source:
+            low.placed[source] = f"/equipment/{len(kept)}" if fits else None
+        (kept if fits else left).append(item)
     if left:
         low.find("CONVERT_SLOTS_FULL", "/equipment", slots=slots, names=[i["name"] for i in left])
     return kept
@@ -299,7 +313,10 @@ def _equipment(machine: Machine, output: int, raw: MappingType[str, Any] | None,
 def _weapon(w: Weapon, k: int, output: int, low: Lowering) -> dict[str, Any]:
     m = low.mapping
     bands = [SHARED_TO_BAND[b] for b in ("close", "short", "medium", "long") if b in w.bands] or ["lr"]
-    mean = round_half_up(share(w.damage, m) * m.anchor("durability", SYSTEM).values[1])
+    mean = round_half_up(weapon_share(w, m) * m.anchor("durability", SYSTEM).exact[1])
+    lo, _, hi = m.anchor("damage", SYSTEM).values
+    if mean > m.anchor("damage", SYSTEM).exact[2]:  # above the catalog's weapons: flagged, never cut
+        low.find("CONVERT_OUT_OF_RANGE", f"/equipment/{k}/extra_damage", value=mean, floor=lo, peak=hi)
     extra = mean - int(m.param("mailgear_roll_mean")) - output
     out: dict[str, Any] = {"kind": "weapon", "name": w.name or "武器", "bands": bands,
                            "extra_damage": low.clamped(extra, f"/equipment/{k}/extra_damage", low=0)}
@@ -308,7 +325,9 @@ def _weapon(w: Weapon, k: int, output: int, low: Lowering) -> dict[str, Any]:
         out["energy"] = min(4, max(1, round_half_up(usage["amount"] / 10)))
     elif usage.get("type") == "ammo":
         out["uses"] = int(usage["amount"])
-    notes = "; ".join([*([w.notes] if w.notes else []), *w.text])
+    # mailgear knows melee by CR alone: a melee weapon beyond CR, or a ranged one at CR only, says so
+    melee = [MELEE] if w.melee and bands != ["cr"] else [RANGED] if not w.melee and bands == ["cr"] else []
+    notes = "; ".join([*([w.notes] if w.notes else []), *w.text, *melee])
     if notes:
         out["notes"] = notes
     return out
@@ -330,13 +349,19 @@ def _skills_from(pilot: Pilot, machine: Machine, low: Lowering) -> list[dict[str
     maximum with a finding; CB − 3 as ミラクル; a feat named like a mailgear skill as that skill."""
     t = tables()
     ranged = [b for w in machine.weapons if not w.melee for b in w.bands]
-    levels = from_pp(pilot.skills, ranged, low.mapping)
+    came_from = {name: sid for name, label in pilot.came_from.items() if (sid := t.skill_id(label))}
+    levels = from_pp(pilot.skills, ranged, low.mapping, came_from)
     if pilot.pool is not None and pilot.pool - int(low.mapping.param("pp_combat_boost_start")) > 0:
         levels["miracle"] = pilot.pool - int(low.mapping.param("pp_combat_boost_start"))
-    for name, level in pilot.perks:
-        sid = t.skill_id(name.split(" Lv")[0])
+    perks: dict[str, str] = {}
+    for (name, level), source in zip(pilot.perks, pilot.perk_sources, strict=True):
+        sid = t.skill_id(name)
         if sid and sid not in levels:
             levels[sid] = level or 1
+            perks[source] = sid
+        low.placed[source] = None  # placed below, once the skill has its place
+    order = list(levels)
+    low.placed.update({source: f"/skills/{order.index(sid)}" for source, sid in perks.items()})
     out = []
     for k, (sid, level) in enumerate(levels.items()):
         out.append({"id": sid,

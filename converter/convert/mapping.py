@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -43,20 +44,50 @@ class Anchor:
     values: tuple[float, float, float]  # floor, standard, peak
     source: str
 
+    @property
+    def exact(self) -> tuple[Fraction, Fraction, Fraction]:
+        """The values as fractions (as written: 15.5 is 31/2), for exact arithmetic."""
+        lo, mid, hi = (exact(v) for v in self.values)
+        return lo, mid, hi
+
+
+def exact(value: float | int | str | Fraction) -> Fraction:
+    """``value`` as a fraction, by its decimal text (0.14 is 7/50, "2/3" two thirds)."""
+    return value if isinstance(value, Fraction) else Fraction(str(value))
+
+
+def number_text(value: float | Fraction) -> str:
+    """A number as a reader writes it: 6, 15.5, 2/3 (a fraction with no short decimal)."""
+    f = exact(value)
+    if f.denominator == 1:
+        return str(f.numerator)
+    if 10 ** 6 % f.denominator == 0:
+        return f"{float(f):g}"
+    return f"{f.numerator}/{f.denominator}"
+
 
 @dataclass
 class Mapping:
     """Everything a conversion reads from data; ``origins`` names the files it came from."""
 
-    parameters: dict[str, float]
+    parameters: dict[str, Fraction]
     parameter_notes: dict[str, dict[str, str]]
     anchors: list[Anchor]
     skills: list[dict[str, Any]]
     rows: dict[str, list[Row]]
     decisions: dict[str, list[dict[str, str]]]
     origins: list[str] = field(default_factory=list)
+    bands: list[dict[str, Any]] = field(default_factory=list)
 
-    def param(self, name: str) -> float:
+    def band(self, system: str, value: float | str) -> dict[str, Any]:
+        """The power band of ``value``: an up budget, a pp budget (PP), a mailgear pilot level."""
+        if system == "mailgear":
+            return next((b for b in self.bands if value in b["mailgear_levels"]), self.bands[0])
+        reached = [b for b in self.bands if isinstance(value, (int, float)) and value >= b[f"{system}_from"]]
+        return reached[-1] if reached else self.bands[0]
+
+    def param(self, name: str) -> Fraction:
+        """A parameter, exact (``2/3`` stays two thirds: rounding happens once, at the end)."""
         return self.parameters[name]
 
     def anchor(self, quantity: str, system: str, field: str = "") -> Anchor:
@@ -69,23 +100,24 @@ class Mapping:
     def has_anchor(self, quantity: str, system: str) -> bool:
         return any(a.quantity == quantity and a.system == system for a in self.anchors)
 
-    def grade(self, value: float, quantity: str, system: str, field: str = "") -> float:
+    def grade(self, value: float | Fraction, quantity: str, system: str, field: str = "") -> Fraction:
         """Where ``value`` sits between the floor (0), standard (1) and peak (2); beyond them
-        along the nearest segment, so order is kept and nothing is clamped."""
-        lo, mid, hi = self.anchor(quantity, system, field).values
+        along the nearest segment, so order is kept and nothing is clamped. Exact."""
+        lo, mid, hi = self.anchor(quantity, system, field).exact
+        value = exact(value)
         if value <= mid:
             return (value - lo) / (mid - lo)
         return 1 + (value - mid) / (hi - mid)
 
-    def at_grade(self, grade: float, quantity: str, system: str, field: str = "") -> float:
-        lo, mid, hi = self.anchor(quantity, system, field).values
+    def at_grade(self, grade: Fraction, quantity: str, system: str, field: str = "") -> Fraction:
+        lo, mid, hi = self.anchor(quantity, system, field).exact
         if grade <= 1:
             return lo + grade * (mid - lo)
         return mid + (grade - 1) * (hi - mid)
 
-    def in_range(self, value: float, quantity: str, system: str, field: str = "") -> bool:
+    def in_range(self, value: float | Fraction, quantity: str, system: str, field: str = "") -> bool:
         """Within the target's floor and peak (a value outside is flagged, never clamped)."""
-        lo, _, hi = self.anchor(quantity, system, field).values
+        lo, _, hi = self.anchor(quantity, system, field).exact
         return lo <= value <= hi
 
     def direction(self, source: str, target: str) -> list[Row]:
@@ -111,12 +143,13 @@ def _packaged() -> dict[str, Any]:
 def load_mapping(path: str | Path | None = None) -> Mapping:
     """The packaged mapping, with a user's file's [parameters] and [[anchors]] over it."""
     raw = _packaged()
-    params = {k: float(v["value"]) for k, v in raw["parameters"].items()}
+    params = {k: exact(v["value"]) for k, v in raw["parameters"].items()}
     notes = {k: {"ja": v["ja"], "en": v["en"], "source": v["source"]} for k, v in raw["parameters"].items()}
     anchors = [Anchor(a["quantity"], a["system"], a["field"], tuple(a["values"]), a["source"])
                for a in raw["anchors"]]
     rows = {k: _rows(v) for k, v in raw.items() if k == "all" or k.count("_") == 1 and k.split("_")[0] in SYSTEMS}
-    mapping = Mapping(params, notes, anchors, list(raw["skills"]), rows, dict(raw["decisions"]), ["mapping.toml"])
+    mapping = Mapping(params, notes, anchors, list(raw["skills"]), rows, dict(raw["decisions"]), ["mapping.toml"],
+                      list(raw["bands"]))
     if path is None:
         return mapping
     return _override(mapping, Path(path))
@@ -155,15 +188,21 @@ def _read_user(path: Path) -> dict[str, Any]:
         raise _bad(path, "-", f"TOML ではありません（{exc}）", f"not TOML ({exc})") from exc
 
 
-def _parameter(params: dict[str, float], name: str, value: Any, path: Path) -> float:
-    """A user's parameter ``name``: a known one, a number (or a table with value = number)."""
+def _parameter(params: dict[str, Fraction], name: str, value: Any, path: Path) -> Fraction:
+    """A user's parameter ``name``: a known one, a number or a fraction written "2/3" (or a
+    table with value = either)."""
     if name not in params:
         raise _bad(path, f"parameters.{name}", "そのようなパラメーターはありません", "no such parameter")
     number = value.get("value") if isinstance(value, dict) else value
-    if isinstance(number, bool) or not isinstance(number, (int, float)):
-        raise _bad(path, f"parameters.{name}", "数（または value = 数 の表）にしてください",
-                   "must be a number (or a table with value = number)")
-    return float(number)
+    if isinstance(number, str):
+        try:
+            return Fraction(number.strip())
+        except (ValueError, ZeroDivisionError):
+            pass
+    elif not isinstance(number, bool) and isinstance(number, (int, float)):
+        return exact(number)
+    raise _bad(path, f"parameters.{name}", "数（または value = 数 の表）にしてください",
+               "must be a number (or a table with value = number)")
 
 
 def _anchor(mapping: Mapping, row: Any, path: Path, key: str) -> Anchor:

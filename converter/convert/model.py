@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .leaves import Leaves
+from .leaves import Leaves, leaves
 
 #: the reach bands every system shares (pp's engagement names; mailgear's CR..LR; up's distances)
 BANDS = ("close", "short", "medium", "long", "extreme")
@@ -68,7 +68,9 @@ class Pilot:
     skills: dict[str, int] = field(default_factory=dict)
     pool: int | None = None  # mailgear ミラクル level, pp combat boost
     perks: list[tuple[str, int | None]] = field(default_factory=list)  # pp 特技 (name, level)
+    perk_sources: list[str] = field(default_factory=list)  # each perk's source pointer
     labels: dict[str, str] = field(default_factory=dict)  # a skill id's label, as users read it
+    came_from: dict[str, str] = field(default_factory=dict)  # pp skill → the mailgear skill it names
     text: list[str] = field(default_factory=list)
 
 
@@ -82,3 +84,25 @@ class Sheet:
     machine: Machine | None = None
     notes: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the words the lift made of a source field (by pointer) for a target to write in notes: the
+    #: account claims the field reached the target only when these words are there
+    said: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, system: str, doc: Any) -> "Sheet":
+        """The sheet a lift starts from: the document's leaves, its notes (said as they are), extra."""
+        sheet = cls(system, leaves(doc), notes=doc.get("notes"), extra=dict(doc.get("extra") or {}))
+        sheet.notes_of("", doc.get("notes"))
+        return sheet
+
+    def notes_of(self, ptr: str, notes: Any) -> str | None:
+        """An item's own notes (``ptr`` the item), said as they are: they travel into notes."""
+        if isinstance(notes, str) and notes:
+            self.say(f"{ptr}/notes", notes)
+            return notes
+        return None
+
+    def say(self, ptr: str, text: str) -> str:
+        """Record ``text`` as what ``ptr`` becomes in words, and give it back."""
+        self.said[ptr] = text
+        return text

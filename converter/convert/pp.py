@@ -2,13 +2,13 @@
 from it. Imports pp's own rules only (its tables; its engine prices the lowered character)."""
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping as MappingType
 
 from ..core.evaluation import round_half_up
 from ..rules.pp.tables import ATTRIBUTE_IDS, tables
-from .leaves import leaves
 from .model import BANDS, Machine, Measure, Pilot, Sheet, Weapon
-from .skills import to_pp
+from .skills import origins, to_pp
 from .units import Lowering, damage_grade, grid, mean_grade, pips, pp_class, share
 
 SYSTEM = "pp"
@@ -26,15 +26,34 @@ def _seed_name(name: str) -> str:
     return name
 
 
+_LEVEL = re.compile(r"^(.*?)\s*Lv\.?\s*(\d+)$")
+
+
+def perk(text: str) -> tuple[str, int | None]:
+    """A feat as (name, level): 「タフガイ Lv3」 keeps its level (written so by the way there)."""
+    found = _LEVEL.match(text.strip())
+    return (found.group(1), int(found.group(2))) if found else (text.strip(), None)
+
+
+#: how the way there says which mailgear skill a pp skill came from (in the skill's notes)
+_ORIGIN = re.compile(r"mailgear〈(.+?)〉")
+
+
 def lift(doc: MappingType[str, Any]) -> Sheet:
+    sheet = Sheet.of(SYSTEM, doc)
     skills: dict[str, int] = {}
+    came_from: dict[str, str] = {}
     for s in doc.get("skills") or []:
         if isinstance(s, dict) and isinstance(s.get("name"), str) and isinstance(s.get("level"), int):
             name = _seed_name(s["name"])
             skills[name] = max(skills.get(name, 0), s["level"])
-    pilot = Pilot(name=doc.get("name"), system=SYSTEM, player=doc.get("player"), skills=skills,
+            said = _ORIGIN.search(s["notes"]) if isinstance(s.get("notes"), str) else None
+            if said:
+                came_from[name] = said.group(1)
+    pilot = Pilot(name=doc.get("name"), system=SYSTEM, player=doc.get("player"), skills=skills, came_from=came_from,
                   pool=doc.get("combat_boost", tables().combat_boost_start),
-                  perks=[(str(f.get("name")), None) for f in doc.get("feats") or [] if isinstance(f, dict)])
+                  perks=[perk(str(f.get("name"))) for f in doc.get("feats") or [] if isinstance(f, dict)],
+                  perk_sources=[f"/feats/{k}" for k, f in enumerate(doc.get("feats") or []) if isinstance(f, dict)])
     m = doc.get("machine") if isinstance(doc.get("machine"), dict) else None
     machine = None
     if m is not None:
@@ -49,8 +68,9 @@ def lift(doc: MappingType[str, Any]) -> Sheet:
                 continue
             bands = tuple(b for b in BANDS if b in (w.get("engagements") or []))
             melee = bool(w.get("melee", bands == ("close",)))
-            text = [f"{label}{w[key]}" for key, label in (("penetration", "貫通力"), ("evasion_target", "回避目標値"),
-                                                          ("tracking", "追尾性")) if w.get(key) is not None]
+            text = [sheet.say(f"/machine/weapons/{k}/{key}", f"{label}{w[key]}")
+                    for key, label in (("penetration", "貫通力"), ("evasion_target", "回避目標値"),
+                                       ("tracking", "追尾性")) if w.get(key) is not None]
             machine.weapons.append(Weapon(
                 name=str(w.get("name", "")), melee=melee, bands=bands or (("close",) if melee else ("short",)),
                 damage=Measure(w.get("damage", "L"), SYSTEM, "damage_class"),
@@ -58,12 +78,13 @@ def lift(doc: MappingType[str, Any]) -> Sheet:
                 accuracy=Measure(w["hit_target"] - int(m.get("main_system_modifier") or 0), SYSTEM, "hit_target")
                 if isinstance(w.get("hit_target"), int) else None,
                 penetration=Measure(w["penetration"], SYSTEM, "damage") if isinstance(w.get("penetration"), int) else None,
-                guided=bool(w.get("tracking")), notes=w.get("notes"), text=text, source=f"/machine/weapons/{k}"))
+                guided=bool(w.get("tracking")), notes=sheet.notes_of(f"/machine/weapons/{k}", w.get("notes")),
+                text=text, source=f"/machine/weapons/{k}"))
         for key, label in (("main_system", "メインシステム"), ("weight", "重量"), ("escape", "脱出機構")):
             if m.get(key) is not None:
-                machine.text.append(f"{label}{m[key]}")
-    return Sheet(SYSTEM, leaves(doc), pilot=pilot, machine=machine, notes=doc.get("notes"),
-                 extra=dict(doc.get("extra") or {}))
+                machine.text.append(sheet.say(f"/machine/{key}", f"{label}{m[key]}"))
+    sheet.pilot, sheet.machine = pilot, machine
+    return sheet
 
 
 def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
@@ -77,13 +98,16 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     doc: dict[str, Any] = {"system": SYSTEM, "format": 1, "name": name}
     if pilot is not None and pilot.player:
         doc["player"] = pilot.player
-    start = int(m.param("pp_attribute_from_mailgear" if trained else "pp_attribute_start"))
+    band = low.band or m.bands[0]
+    start = int(band["pp_attribute"])  # the source band's baseline (mapping.toml [[bands]])
     doc["attributes"] = {a: start for a in ATTRIBUTE_IDS}
     cb = int(m.param("pp_combat_boost_start"))
     if trained and pilot is not None:
         table = {row["mailgear"] for row in m.skills}
         levels = to_pp(pilot.skills, m)
-        doc["skills"] = [{"name": n, "level": v} for n, v in levels.items()]
+        fed = origins(pilot.skills, m)
+        doc["skills"] = [{"name": n, "level": v, **({"notes": f"mailgear〈{pilot.labels.get(fed[n], fed[n])}〉"}
+                                                   if n in fed else {})} for n, v in levels.items()]
         doc["combat_boost"] = cb + (pilot.pool or 0)
         feats = [{"name": f"{pilot.labels.get(sid, sid)} Lv{level}"} for sid, level in pilot.skills.items()
                  if sid not in table and sid != "miracle"]
@@ -99,7 +123,7 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     if sheet.extra:
         doc["extra"] = dict(sheet.extra)
     total = _price(doc)
-    doc["budget"] = max(int(m.param("pp_budget")), total)
+    doc["budget"] = max(int(band["pp_budget"]), total)
     doc["declared_total"] = total  # what the sheet writes back as its total
     return doc
 
@@ -129,6 +153,7 @@ def _machine(sheet: Sheet, machine: Machine, low: Lowering) -> dict[str, Any]:
     out["size_modifier"] = SIZE_MODIFIER.get(machine.size or "M", 0)
     out["evasion_modifier"] = {"dodge": out["mobility"], "parry": out["workability"]}
     weapons = [_weapon(w, k, low) for k, w in enumerate(machine.weapons)]
+    low.placed.update({w.source: f"/machine/weapons/{k}" for k, w in enumerate(machine.weapons)})
     if weapons:
         out["weapons"] = weapons
     if machine.text or (sheet.pilot is not None and sheet.pilot.text):
@@ -142,8 +167,8 @@ def _weapon(w: Any, k: int, low: Lowering) -> dict[str, Any]:
     hit = m.param("pp_hit_standard") - (pips(w.accuracy, m) if w.accuracy is not None else 0)
     penetration = m.at_grade(damage_grade(w.damage, m), "damage", SYSTEM)
     out: dict[str, Any] = {"name": w.name or f"武器{k + 1}"}
-    if w.melee:
-        out["melee"] = True
+    if w.melee or tuple(w.bands) == ("close",):  # pp reads a close-only weapon as melee unless told
+        out["melee"] = bool(w.melee)
     out.update({"hit_target": low.clamped(round_half_up(hit), f"{ptr}/hit_target", low=0),
                 "evasion_target": int(m.param("pp_evasion_melee" if w.melee else "pp_evasion_standard")),
                 "penetration": low.clamped(low.scaled(penetration, f"{ptr}/penetration", "damage", SYSTEM),

@@ -110,3 +110,19 @@ def test_a_bad_mapping_names_file_and_key(tmp_path: Path, capsys, body: str, key
     code, _, err = _run(capsys, "convert", str(SUIT), "--to", "pp", "--mapping", str(mapping), "--lang", "ja")
     assert code == 2 and f"{mapping} の {key}:" in err
     assert re.search(r"[ぁ-んァ-ン]", err.split(f"{key}:", 1)[1]), "the reason is in Japanese too"
+
+
+def test_a_source_with_errors_converts_with_a_note() -> None:
+    """A pp character over its budget converts, and the conversion says first that its source has
+    errors of its own, naming the file, the count and the codes (issue 35, item 7)."""
+    from converter.convert.files import convert_file, render_text
+
+    src = ROOT / "samples/broken/pp/over_budget.json"
+    result, written = convert_file(src, "mailgear")
+    assert written is None
+    note = result.findings[0]
+    assert (note.code, note.level.value) == ("CONVERT_SOURCE_ERRORS", "error")
+    assert note.params["count"] >= 1 and "PP_OVER_BUDGET" in note.params["codes"]
+    assert note.message("ja") in render_text(result, "ja") and str(src) in note.message("en")
+    clean, _ = convert_file(ROOT / "samples/pp/veteran.json", "mailgear")
+    assert not any(f.code == "CONVERT_SOURCE_ERRORS" for f in clean.findings)

@@ -59,11 +59,12 @@ def test_the_packaged_mailgear_anchors_are_the_example_catalogs() -> None:
 
 
 def test_a_pilotless_unit_gets_an_empty_pilot_said_so() -> None:
-    """up has no pilot rules: into pp the character starts at attributes 1, no skills, CB 3."""
+    """up has no pilot rules: into pp the character has no skills and CB 3, its attributes the
+    baseline of the unit's band (a 1500-UP unit: veteran, 4; mapping.toml [[bands]])."""
     doc = json.loads((ROOT / "samples/up/m-mobile-suit.json").read_text("utf-8"))
     del doc["pilot"]
     result = convert(doc, "pp")
     assert result.document["name"] == "ガルディア試作二号機のパイロット"
-    assert set(result.document["attributes"].values()) == {1}
+    assert set(result.document["attributes"].values()) == {4}
     assert "skills" not in result.document and result.document["combat_boost"] == 3
     assert "CONVERT_EMPTY_PILOT" in [f.code for f in result.findings]

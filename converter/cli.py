@@ -309,13 +309,15 @@ def _cmd_recompute(args: argparse.Namespace) -> int:
 
 def _cmd_convert(args: argparse.Namespace) -> int:
     """Convert SRC into --to's system: the account printed, the document written with -o; exit 1
-    when the target's engine finds errors (decisions the GM must make first)."""
+    when the target's engine finds errors (decisions the GM must make first) or the conversion
+    itself has an error finding (e.g. a source with errors)."""
     from .convert.files import convert_file, result_text
 
     result, written = convert_file(args.src, args.to, args.output, args.mapping, args.catalog, args.force,
                                    args.lang)
     sys.stdout.write(result_text(result, written, args.lang, args.format))
-    return EXIT_OK if result.report is None or result.report.valid else EXIT_FINDINGS
+    valid = result.report is None or result.report.valid
+    return EXIT_OK if valid and not _errors_exit(result.findings) else EXIT_FINDINGS
 
 
 def _cmd_export(args: argparse.Namespace) -> int:

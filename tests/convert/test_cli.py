@@ -126,3 +126,14 @@ def test_a_source_with_errors_converts_with_a_note() -> None:
     assert note.message("ja") in render_text(result, "ja") and str(src) in note.message("en")
     clean, _ = convert_file(ROOT / "samples/pp/veteran.json", "mailgear")
     assert not any(f.code == "CONVERT_SOURCE_ERRORS" for f in clean.findings)
+
+
+def test_a_source_with_errors_converts_with_exit_one(tmp_path: Path, capsys) -> None:
+    """A source whose own check has errors converts, says so first (CONVERT_SOURCE_ERRORS), exits 1."""
+    src = ROOT / "samples" / "broken" / "up" / "over-budget.json"
+    code, text, _ = _run(capsys, "convert", str(src), "--to", "pp", "-o", str(tmp_path / "x.pp.json"))
+    assert code == 1
+    assert (tmp_path / "x.pp.json").exists()
+    code, text, _ = _run(capsys, "convert", str(src), "--to", "pp", "--format", "json")
+    codes = [f["code"] for f in json.loads(text)["conversion"]["findings"]]
+    assert codes[0] == "CONVERT_SOURCE_ERRORS" and code == 1

@@ -9,7 +9,7 @@ cells (``SystemSheet.input_parts``), so that a cell of that sheet may call them.
 positional, optional ones with defaults (Excel passes by position in both runtimes). A cell the
 engine cannot price raises a short message (Japanese / English) instead of a wrong number.
 
-In Lite's ``main.py``: ``from converter.excel.udfs import *``. In classic xlwings: ``UDF_MODULES``
+In Lite's ``main.py``: ``from converter.excel.udfs import *``. In classic xlwings: ``UDF Modules``
 = ``converter.excel.udfs`` (docs/excel-plugin.md).
 """
 from __future__ import annotations
@@ -161,9 +161,14 @@ def _sheet(key: tuple[Any, ...]):
 
 
 def _sheet_evaluation(system: str, *grids: Any) -> Evaluation:
+    """The evaluation of the sheet the ranges are; an error naming a sheet of the template
+    the value needs that was not given (a total without the weapons is no total)."""
     got, ev = _sheet(_key([g for g in grids if g is not None]))
     if got.document.get("system") != system:
         raise excel_error("excel_wrong_system", system=system, found=got.document.get("system"))
+    missing = next((f.params["sheet"] for f in got.findings if f.code == "SHEET_MISSING"), None)
+    if missing is not None:
+        raise excel_error("excel_grid_input", sheet=missing)
     return ev
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from typing import Any
 
 from .cases import ROOT, sample_grids
@@ -22,8 +23,9 @@ def doc_text() -> str:
 
 
 def doc_blocks() -> list[tuple[str, str]]:
-    """Every fenced block of the page: (its language, its text)."""
-    return [(m.group(1), m.group(2)) for m in re.finditer(r"```(\w*)\n(.*?)\n\s*```", doc_text(), re.S)]
+    """Every fenced block of the page: (its language, its text as a reader copies it, without
+    the indentation of the list item it sits in)."""
+    return [(m.group(1), textwrap.dedent(m.group(2))) for m in re.finditer(r"```(\w*)\n(.*?)\n\s*```", doc_text(), re.S)]
 
 
 def doc_main_py() -> str:
@@ -115,13 +117,15 @@ def formula_args(formula: str, grids: dict[str, list[list[Any]]] | None) -> tupl
 
 def example_calls() -> list[dict[str, Any]]:
     """The docs' examples as calls: function, arguments (cells as the workbook holds them) and
-    the result the docs give (a number where it reads as one)."""
+    the result the docs give (a number where it reads as one), under Lite where it differs."""
     out = []
     for formula, sample, result in doc_examples():
         grids = sample_grids(ROOT / sample) if sample else None
         function, args = formula_args(formula, grids)
+        result, _, lite = result.partition("; Lite: ")
         want: Any = int(result) if result.isdigit() else result
-        out.append({"formula": formula, "function": function, "args": args, "result": want})
+        out.append({"formula": formula, "function": function, "args": args, "result": want,
+                    "lite": lite or want})
     return out
 
 

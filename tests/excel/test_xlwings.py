@@ -88,6 +88,25 @@ def _doc_calls() -> list[tuple[Path, Any, list[Any]]]:
     return out
 
 
+def _blank(path: Path) -> Any:
+    """The empty cell of a sample's docs-range calls: "" and null by turns, so that each system
+    has samples sent both ways (every call both ways would double minutes of conversion)."""
+    return BLANKS[SAMPLES.index(path) % 2]
+
+
+def _item_calls() -> list[tuple[str, Any]]:
+    """The first golden call of each function on items or blocks of inputs on each sample. The
+    whole-sheet ones go through the dispatcher on the docs' ranges (below), every golden call
+    in test_pyodide.py: xlwings converts each cell of each range in Python, thousands a call."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for p, c in all_calls():
+        if c.function not in WHOLE_SHEET and (p, c.function) not in seen:
+            seen.add((p, c.function))
+            out.append((p, c))
+    return out
+
+
 @pytest.fixture(scope="module")
 def checked(tmp_path_factory) -> dict[str, Any]:
     """`mechasheet check --format json` of every sample's written workbook (one process)."""
@@ -109,14 +128,14 @@ def lite(tmp_path_factory) -> dict[str, Any]:
     """One CPython process running xlwings' own Lite code over every call: the metadata, and
     each call's result through the dispatcher, keyed by what it was."""
     keyed: list[tuple[str, dict[str, Any]]] = []
-    for path, call in all_calls():  # "" here, null in the Pyodide test
+    for path, call in _item_calls():  # "" here, null in the Pyodide test
         keyed.append((f"golden {path}:{call.label}", lite_call(call.function, list(call.args), "")))
+    for path, call, args in _doc_calls():
+        keyed.append((f"docs {path.stem}:{call.label}", lite_call(call.function, args, _blank(path))))
+    for path in SAMPLES:
+        keyed.append((f"check {path.stem}", lite_call("SHEET_CHECK", _doc_sheet_args(path, True), _blank(path))))
+        keyed.append((f"check-values {path.stem}", lite_call("SHEET_CHECK", _doc_sheet_args(path), _blank(path))))
     for blank in BLANKS:
-        for path, call, args in _doc_calls():
-            keyed.append((f"docs {blank!r} {path.stem}:{call.label}", lite_call(call.function, args, blank)))
-        for path in SAMPLES:
-            keyed.append((f"check {blank!r} {path.stem}", lite_call("SHEET_CHECK", _doc_sheet_args(path, True), blank)))
-            keyed.append((f"check-values {blank!r} {path.stem}", lite_call("SHEET_CHECK", _doc_sheet_args(path), blank)))
         for n, ex in enumerate(example_calls()):
             keyed.append((f"example {blank!r} {n}", lite_call(ex["function"], ex["args"], blank)))
     tmp = tmp_path_factory.mktemp("lite")
@@ -179,10 +198,11 @@ def test_the_docs_table_lists_each_function_as_excel_does(lite) -> None:
 # --- calls through the dispatcher -----------------------------------------------------------------------
 
 def test_every_golden_call_through_the_dispatcher_equals_the_engine(lite) -> None:
-    """Every function on every sample, sent as Lite sends it (empty cells as "";
-    test_pyodide.py sends null), gives through xlwings' dispatcher the engine's value."""
+    """Each function on items or blocks on every sample, sent as Lite sends it (empty cells as
+    ""; test_pyodide.py sends null), gives through xlwings' dispatcher the engine's value."""
     results = lite["results"]
-    wrong = {f"{p}:{c.label}": results[f"golden {p}:{c.label}"] for p, c in all_calls()
+    assert {c.function for _, c in _item_calls()} | WHOLE_SHEET | {"SHEET_CHECK"} == set(udfs.__all__)
+    wrong = {f"{p}:{c.label}": results[f"golden {p}:{c.label}"] for p, c in _item_calls()
              if results[f"golden {p}:{c.label}"] != ["ok", _cell(c.expected)]}
     assert wrong == {}
 
@@ -205,32 +225,33 @@ def _from_check(report: dict[str, Any], function: str, args: list[Any]) -> Any:
     return derived[pointer]["value"]
 
 
-@pytest.mark.parametrize("blank", BLANKS, ids=["empty-string", "null"])
-def test_whole_sheet_functions_on_the_docs_ranges_equal_check(lite, checked, blank) -> None:
+def test_whole_sheet_functions_on_the_docs_ranges_equal_check(lite, checked) -> None:
     """Each whole-sheet function given exactly the ranges the docs list (no GM承認, no hidden
-    sheet) gives what `mechasheet check --format json` gives for the workbook."""
+    sheet; empty cells as "" or null) gives what `mechasheet check --format json` gives for
+    the workbook, on every sample and system."""
+    assert {json.loads(p.read_text("utf-8"))["system"] for p in SAMPLES if _blank(p) is None} == \
+        {json.loads(p.read_text("utf-8"))["system"] for p in SAMPLES if _blank(p) == ""}
     calls = _doc_calls()
     assert {c.function for _, c, _ in calls} == WHOLE_SHEET
     wrong = {}
     for path, call, args in calls:
         want = _from_check(checked[path.stem], call.function, list(args))
-        got = lite["results"][f"docs {blank!r} {path.stem}:{call.label}"]
+        got = lite["results"][f"docs {path.stem}:{call.label}"]
         if got != ["ok", _cell(want)] or want != call.expected:
             wrong[f"{path.stem}:{call.label}"] = (got, want, call.expected)
     assert wrong == {}
 
 
-@pytest.mark.parametrize("blank", BLANKS, ids=["empty-string", "null"])
-def test_sheet_check_on_the_docs_ranges_equals_check(lite, checked, blank) -> None:
+def test_sheet_check_on_the_docs_ranges_equals_check(lite, checked) -> None:
     """SHEET_CHECK on the docs' ranges with GM承認 and the hidden sheet names what `mechasheet
     check --format json` names (code, severity, cell); on the value ranges alone it never
     reports a sheet as missing."""
     for path in SAMPLES:
         findings = checked[path.stem]["findings"]
         want = [[f["code"], f["severity"], f["cell"]] for f in findings] or [["OK", "info", ""]]
-        status, rows = lite["results"][f"check {blank!r} {path.stem}"]
+        status, rows = lite["results"][f"check {path.stem}"]
         assert status == "ok" and [r[:3] for r in rows] == want, path.stem
-        status, rows = lite["results"][f"check-values {blank!r} {path.stem}"]
+        status, rows = lite["results"][f"check-values {path.stem}"]
         assert status == "ok" and not [r for r in rows if r[0].startswith("SHEET_")], (path.stem, rows)
 
 

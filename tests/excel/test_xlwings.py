@@ -294,6 +294,20 @@ def test_a_needed_sheet_left_out_is_named(lite) -> None:
     assert udfs.UP_TOTAL(grids["ユニット"], grids["武装"], grids["特殊能力"]) == 1459
 
 
+def test_pp_values_without_the_machine_sheet(checked) -> None:
+    """pp's total and initiative need only the character sheet (the 機体 sheet prices nothing):
+    given alone it gives what `mechasheet check` gives; unit initiative names 機体 as needed."""
+    from converter.excel.errors import ExcelFunctionError
+
+    for path in (p for p in SAMPLES if p.parent.name == "pp"):
+        grids = sample_grids(path)
+        report = checked[path.stem]
+        assert udfs.PP_TOTAL(grids["キャラクター"]) == report["totals"]["computed"]
+        assert udfs.PP_INITIATIVE(grids["キャラクター"]) == report["derived"]["/derived/initiative"]["value"]
+        with pytest.raises(ExcelFunctionError, match="機体"):
+            udfs.PP_UNIT_INITIATIVE(grids["キャラクター"], grids["ルール"])
+
+
 # --- classic xlwings -------------------------------------------------------------------------------------
 
 def test_classic_vba_wrapper_holds_every_function() -> None:

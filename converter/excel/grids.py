@@ -7,6 +7,7 @@ its cell. A table's rows given alone (a weapon's row of fields) are read the sam
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -25,16 +26,23 @@ _NOT_NUMBERS = {"text", "suggest", "enum", "bool", "stat_list", "enum_list", "ef
                 "effect_bool", "effect_text", "effect_level", "json"}  # an effect at level 0 is none
 
 
+@dataclass(frozen=True)
+class _GridPackage:
+    """What NamedCells reads of a workbook's package, for value grids: the names, no damaged
+    ones, the sheets given."""
+
+    names: dict[str, Area]
+    broken_names: dict[str, str]
+    sheets: tuple[str, ...]
+
+
 class GridCells(NamedCells):
     """Defined names over value grids instead of a workbook's sheets."""
 
     def __init__(self, names: dict[str, Area], grids: dict[str, list[list[Any]]],
                  zero_blank: frozenset[str] = frozenset()) -> None:
-        self.path = Path("Excel")
-        self.package = None
-        self.names = names
-        self.broken = {}
-        self._book = None
+        # the base class's own set-up, so that whatever it comes to expect is there
+        super().__init__(Path("Excel"), _GridPackage(names, {}, tuple(grids)), None)
         self._grids = grids
         self.zero_blank = zero_blank
 
@@ -100,13 +108,29 @@ def identify(grids: list[Any]) -> tuple[str, dict[str, list[list[Any]]]]:
     return system, sheets
 
 
+@lru_cache(maxsize=None)
+def optional_sheets(system: str) -> frozenset[str]:
+    """The sheets no function needs, which a user never passes: the GM's approvals (the
+    audit's, no value depends on them) and the hidden data sheet (the template's version,
+    what no cell holds). Not given, they read as blank, never as a deleted sheet."""
+    names = template_names(system).names
+    kept = ("mechasheet.template", f"{system}.extra")
+    sheets = {a.sheet for a in names.values()}
+    return frozenset(s for s in sheets
+                     if all(n in kept or n.startswith(f"{system}.approvals.")
+                            for n, a in names.items() if a.sheet == s))
+
+
 def read_grids(*grids: Any) -> SheetRead:
-    """The sheet the grids are (its input sheet at least), read as the workbook would be."""
+    """The sheet the grids are (its input sheet at least), read as the workbook would be; a
+    sheet of the template left out reads as a deleted sheet (SHEET_MISSING), except the
+    optional ones, which read as blank."""
     system, sheets = identify(list(grids))
     names = template_names(system)
     sheet = system_sheet(system)
     if sheet.layout.input_sheet not in sheets:
         raise excel_error("excel_grid_input", sheet=sheet.layout.input_sheet)
+    sheets = {**{s: [] for s in optional_sheets(system)}, **sheets}
     named = GridCells(names.names, sheets, _text_names(system))
     version = int(names.template.split("/")[1])
     return read_named(sheet, named, version, names.template)

@@ -1,19 +1,22 @@
 """``func``, ``arg`` and ``ret``: xlwings' decorators where Excel calls Python, else their no-ops.
 
-Under xlwings Lite (Pyodide) and classic xlwings (Windows with pywin32) ``from xlwings import
-func, arg, ret`` registers the functions. Everywhere else xlwings' own decorators return the
+xlwings' own ``from xlwings import func, arg, ret`` gives the decorators of the runtime it
+runs in: under xlwings Lite (Pyodide) and xlwings Server (``XLWINGS_ON_SERVER=true``) those of
+``xlwings.server`` (its ``xlwings.pro`` part, which Lite licenses for everyone), under classic
+xlwings (Windows with pywin32) those of ``xlwings.udfs`` (BSD). Everywhere else they return the
 function untouched, but importing xlwings there imports numpy and pandas; these no-ops do the
-same without them, so importing the Excel functions stays light (tests/test_startup.py). Only
-xlwings' BSD part is used: never ``xlwings.pro`` or ``xlwings.server``.
+same without them, so importing the Excel functions stays light (tests/test_startup.py).
 """
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any, Callable, TypeVar
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
-EXCEL_RUNTIME = sys.platform == "emscripten" or sys.platform.startswith("win")
+EXCEL_RUNTIME = (sys.platform == "emscripten" or sys.platform.startswith("win")
+                 or os.environ.get("XLWINGS_ON_SERVER") == "true")
 
 
 def _func(f: Any = None, *args: Any, **kwargs: Any) -> Any:

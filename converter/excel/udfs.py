@@ -9,7 +9,7 @@ cells (``SystemSheet.input_parts``), so that a cell of that sheet may call them.
 positional, optional ones with defaults (Excel passes by position in both runtimes). A cell the
 engine cannot price raises a short message (Japanese / English) instead of a wrong number.
 
-In Lite's ``main.py``: ``from converter.excel.udfs import *``. In classic xlwings: ``UDF_MODULES``
+In Lite's ``main.py``: ``from converter.excel.udfs import *``. In classic xlwings: ``UDF Modules``
 = ``converter.excel.udfs`` (docs/excel-plugin.md).
 """
 from __future__ import annotations
@@ -160,11 +160,24 @@ def _sheet(key: tuple[Any, ...]):
     return got, ev
 
 
-def _sheet_evaluation(system: str, *grids: Any) -> Evaluation:
+def _sheet_evaluation(system: str, *grids: Any, spare: str = "") -> Evaluation:
+    """The evaluation of the sheet the ranges are; an error naming a sheet of the template
+    the value needs that was not given (a total without the weapons is no total). ``spare``:
+    a defined name on a sheet the value does not depend on, which may be left out."""
+    from .template_names import template_names
+
     got, ev = _sheet(_key([g for g in grids if g is not None]))
     if got.document.get("system") != system:
         raise excel_error("excel_wrong_system", system=system, found=got.document.get("system"))
+    spared = template_names(system).names[spare].sheet if spare else None
+    missing = next((f.params["sheet"] for f in got.findings
+                    if f.code == "SHEET_MISSING" and f.params["sheet"] != spared), None)
+    if missing is not None:
+        raise excel_error("excel_grid_input", sheet=missing)
     return ev
+
+
+_MACHINE = "pp.machine.name"  # on pp's 機体 sheet: no PP and no character initiative come from it
 
 
 def _sheet_args(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -563,7 +576,7 @@ def _skill_name(value: Any) -> str:
 def PP_TOTAL(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
         sheet5: Any = None, sheet6: Any = None) -> int:
     """キャラクターの合計ＰＰ / the character's total PP from its sheets."""
-    return _sheet_evaluation("pp", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6).total
+    return _sheet_evaluation("pp", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6, spare=_MACHINE).total
 
 
 @func
@@ -571,7 +584,8 @@ def PP_TOTAL(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = 
 def PP_INITIATIVE(sheet1: Any, sheet2: Any = None, sheet3: Any = None, sheet4: Any = None,
         sheet5: Any = None, sheet6: Any = None) -> Any:
     """イニシアティブ値 / the character's initiative."""
-    return _derived(_sheet_evaluation("pp", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6), "/derived/initiative", "initiative")
+    return _derived(_sheet_evaluation("pp", sheet1, sheet2, sheet3, sheet4, sheet5, sheet6, spare=_MACHINE),
+                    "/derived/initiative", "initiative")
 
 
 @func

@@ -1,12 +1,11 @@
-// Runs Python code under Pyodide in Node with the source tree mounted (tests/excel/test_pyodide.py).
-// Usage: node pyodide_run.mjs PYODIDE_DIR SOURCE_DIR WORK_DIR SCRIPT.py
-// Pyodide loads from its own folder: no network. WORK_DIR is mounted at /work (inputs, outputs).
+// Runs Python code under Pyodide in Node as xlwings Lite would (tests/excel/test_pyodide.py).
+// Usage: node pyodide_run.mjs PYODIDE_DIR MICROPIP_WHEEL WORK_DIR SCRIPT.py
+// Pyodide loads from its own folder and micropip from a local wheel: no network. WORK_DIR is
+// mounted at /work (the wheels to install, inputs, outputs); the source tree is not mounted.
 import { loadPyodide } from "PYODIDE_INDEX";
-const [pyodideDir, sourceDir, workDir, script] = process.argv.slice(2);
+const [pyodideDir, micropipWheel, workDir, script] = process.argv.slice(2);
 const pyodide = await loadPyodide({ indexURL: pyodideDir });
-for (const [path, root] of [["/src", sourceDir], ["/work", workDir]]) {
-  pyodide.FS.mkdirTree(path);
-  pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root }, path);
-}
-pyodide.runPython(`import sys; sys.path.insert(0, "/src")`);
-pyodide.runPython(pyodide.FS.readFile(`/work/${script}`, { encoding: "utf8" }));
+await pyodide.loadPackage(micropipWheel);
+pyodide.FS.mkdirTree("/work");
+pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: workDir }, "/work");
+await pyodide.runPythonAsync(pyodide.FS.readFile(`/work/${script}`, { encoding: "utf8" }));

@@ -131,60 +131,7 @@ def test_a_column_of_the_wrong_system_is_refused() -> None:
         udfs.UP_TOTAL(*grids)
 
 
-# --- registration contract ------------------------------------------------------------------------
-
-def test_registration_contract(monkeypatch) -> None:
-    """Under an Excel runtime the module registers through xlwings' func/arg: recorded here by a
-    stand-in module, since on Linux xlwings' decorators do nothing. Names unique and upper case
-    with a system prefix, every @arg names a real parameter, no keyword-only or *args
-    parameters, defaults only after required ones, a docstring and an argument doc each."""
-    import importlib
-    import inspect
-    import types
-
-    recorded: dict[str, dict] = {}
-
-    def func(f=None, *a, **kw):
-        def mark(g):
-            assert not a and not kw, "name=/category= differ between runtimes: use none"
-            recorded.setdefault(g.__name__, {"args": {}})["func"] = True
-            return g
-        return mark(f) if f is not None else mark
-
-    def arg(name, *a, **kw):
-        def mark(g):
-            recorded.setdefault(g.__name__, {"args": {}})["args"][name] = kw
-            return g
-        return mark
-
-    fake = types.ModuleType("xlwings")
-    fake.func, fake.arg, fake.ret = func, arg, lambda *a, **k: (lambda g: g)
-    monkeypatch.setitem(sys.modules, "xlwings", fake)
-    monkeypatch.setattr(sys, "platform", "emscripten")
-    import converter.excel.registration as registration
-    import converter.excel.udfs as module
-    try:
-        importlib.reload(registration)
-        importlib.reload(module)
-        assert set(recorded) == set(module.__all__)
-        names = [n.upper() for n in recorded]
-        assert len(set(names)) == len(names)
-        for name, meta in recorded.items():
-            fn = getattr(module, name)
-            assert name == name.upper() and name.split("_")[0] in ("UP", "MAILGEAR", "PP", "SHEET"), name
-            assert meta.get("func"), name
-            params = inspect.signature(fn).parameters
-            assert all(p.kind is p.POSITIONAL_OR_KEYWORD for p in params.values()), name
-            assert set(meta["args"]) == set(params), (name, set(meta["args"]) ^ set(params))
-            assert all(kw.get("doc") for kw in meta["args"].values()), name
-            defaults = [p.default is not p.empty for p in params.values()]
-            assert defaults == sorted(defaults), name
-            assert (fn.__doc__ or "").strip(), name
-    finally:
-        monkeypatch.undo()
-        importlib.reload(registration)
-        importlib.reload(module)
-
+# --- registration: tests/excel/test_xlwings.py (through the real xlwings) -----------------------------
 
 def test_importing_the_functions_imports_no_reader_pandas_or_numpy() -> None:
     """With xlwings installed, importing the functions (and calling one) imports no Excel reader

@@ -260,6 +260,8 @@ def _check_prolog(zf: zipfile.ZipFile, name: str, p: Path) -> None:
                 if not more:
                     break
                 head += more
+    except KeyError as exc:  # a relationship naming a part the package lacks
+        raise PackageError(f"{p}: part {name} is missing", "INPUT_DAMAGED", name) from exc
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
         raise PackageError(f"{p}: part {name} is damaged ({exc})", "INPUT_DAMAGED", name) from exc
     except RuntimeError as exc:

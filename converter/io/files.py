@@ -7,6 +7,7 @@ is refused at once, never waited on) and never more than its cap (docs/limits.md
 from __future__ import annotations
 
 import codecs
+import io
 import json
 import os
 import re
@@ -25,7 +26,7 @@ MAX_INTEGER_DIGITS = 100  # an integer written with more digits is no number a s
 _READ_CHUNK = 1 << 16
 
 
-def open_regular(path: str | Path, error: type[InputError] = InputError) -> BinaryIO:
+def open_regular(path: str | Path, error: type[InputError] = InputError) -> io.BufferedReader:
     """``path`` opened for reading, if it is a regular file (links followed); ``error`` naming
     the file otherwise. The open never blocks: a FIFO is opened without waiting for a writer and
     then refused, as are devices (``/dev/zero``) and sockets."""
@@ -96,6 +97,18 @@ def _too_large(path: str | Path, limit: int, error: type[InputError]) -> InputEr
     name = shown_name(path)
     return error(f"{name}: larger than {limit:,} bytes (the limit for this kind of file)",
                  "INPUT_FILE_TOO_LARGE", file=name, limit=f"{limit:,}")
+
+
+def file_digest(path: str | Path) -> str | None:
+    """SHA-256 of a regular file, read in chunks; None when it is no regular file or cannot be
+    read (a FIFO named among a folder's files is never waited on)."""
+    import hashlib
+
+    try:
+        with open_regular(path) as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
+    except (InputError, OSError):
+        return None
 
 
 def read_input_text(path: str | Path, error: type[InputError] = InputError,

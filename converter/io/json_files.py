@@ -5,6 +5,7 @@ function that builds a checked catalog (``catalog_from``) when it is registered.
 """
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -28,8 +29,13 @@ def read(path: Path, *, catalog_from: CatalogFrom, scan_first: bool = True) -> S
     in its place, a warning naming the field. ``scan_first`` is for workbooks: unused here."""
     replaced: list[str] = []
     if str(path) == STDIN:
-        data = read_stream(sys.stdin.buffer, MAX_DOCUMENT_BYTES, "<stdin>")
-        text, encoding = decode_text(data, "<stdin>")
+        stream = getattr(sys.stdin, "buffer", None)  # a text stream put in its place has none
+        if stream is None:
+            text, encoding = sys.stdin.read(MAX_DOCUMENT_BYTES + 1), None
+            if len(text) > MAX_DOCUMENT_BYTES:
+                read_stream(io.BytesIO(text.encode("utf-8", "surrogatepass")), MAX_DOCUMENT_BYTES, "<stdin>")
+        else:
+            text, encoding = decode_text(read_stream(stream, MAX_DOCUMENT_BYTES, "<stdin>"), "<stdin>")
         name = "<stdin>"
     else:
         text, encoding = read_input(path)

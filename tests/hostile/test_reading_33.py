@@ -302,3 +302,27 @@ def test_check_and_import_name_a_far_reaching_cell_alike(tmp_path) -> None:
     path = _homemade(tmp_path / "far.xlsx", lambda xml: xml.replace(b"</sheetData>", far, 1))
     found = read_import(path, scan_first=False)[0][0].findings[0]
     assert found.code == "INPUT_TOO_LARGE" and "XFD1048576" in found.params["detail"]
+
+
+def test_a_lone_surrogate_never_ends_export_or_convert_in_exit_3(tmp_path) -> None:
+    """A unit named "X\\ud800Y" is exported (udonarium) and converted, exit 0 with a warning, never exit 3."""
+    doc = json.loads(DOC.read_text("utf-8"))
+    text = json.dumps(doc, ensure_ascii=True).replace(json.dumps(doc["name"])[1:-1], "X\\ud800Y", 1)
+    (tmp_path / "s.json").write_text(text)
+    for args in (["export", "s.json", "--to", "udonarium", "-o", "zips"], ["convert", "s.json", "--to", "pp", "-o", "c.json"]):
+        done = _run(*args, cwd=tmp_path, timeout=120)
+        assert done.returncode in (0, 1) and b"internal error" not in done.stderr, done.stderr
+    assert any(p.suffix == ".zip" for p in (tmp_path / "zips").iterdir())
+
+
+def test_an_audit_json_report_keeps_a_shift_jis_name(tmp_path) -> None:
+    """audit of a folder holding a Shift_JIS-named sheet writes its JSON report (not exit 3); the name reads back."""
+    folder = tmp_path / "sheets"
+    folder.mkdir()
+    raw = os.path.join(os.fsencode(folder), "ガンダム.json".encode("cp932"))
+    with open(raw, "wb") as fh:
+        fh.write(DOC.read_bytes())
+    done = _run("audit", str(folder), "-o", str(tmp_path / "a.json"), "--no-annotated", cwd=tmp_path, timeout=120)
+    assert done.returncode in (0, 1), done.stderr
+    report = json.loads((tmp_path / "a.json").read_bytes())
+    assert [os.fsencode(f["path"]) for f in report["files"]] == [raw]

@@ -326,3 +326,15 @@ def test_an_audit_json_report_keeps_a_shift_jis_name(tmp_path) -> None:
     assert done.returncode in (0, 1), done.stderr
     report = json.loads((tmp_path / "a.json").read_bytes())
     assert [os.fsencode(f["path"]) for f in report["files"]] == [raw]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_conversion_mapping_that_is_a_fifo_or_nested_deep_is_refused(tmp_path) -> None:
+    """convert --mapping: a FIFO is INPUT_SPECIAL_FILE at once, TOML nested 5,000 deep a clear error (exit 2)."""
+    fifo, deep = tmp_path / "m.toml", tmp_path / "deep.toml"
+    os.mkfifo(fifo)
+    deep.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n")
+    for mapping, words in ((fifo, b"not a regular file"), (deep, b"nested too deeply")):
+        done = _run("convert", str(DOC), "--to", "pp", "--mapping", str(mapping), "--lang", "en",
+                    cwd=tmp_path, timeout=30)
+        assert done.returncode == 2 and words in done.stderr + done.stdout, done.stderr

@@ -338,3 +338,11 @@ def test_a_conversion_mapping_that_is_a_fifo_or_nested_deep_is_refused(tmp_path)
         done = _run("convert", str(DOC), "--to", "pp", "--mapping", str(mapping), "--lang", "en",
                     cwd=tmp_path, timeout=30)
         assert done.returncode == 2 and words in done.stderr + done.stdout, done.stderr
+
+
+def test_an_error_naming_a_file_with_an_escape_shows_it_escaped(tmp_path) -> None:
+    """An error line (exit 2) quoting a name with ESC and a newline prints them escaped, never raw."""
+    odd = tmp_path / "p\x1b[31m\n.toml"
+    odd.write_text('system = "nope"\n')
+    done = _run("import", str(DOC), "-o", str(tmp_path / "out"), "--profile", str(odd), cwd=tmp_path)
+    assert done.returncode == 2 and b"\x1b" not in done.stderr and b"p\\x1b[31m\\n.toml" in done.stderr, done.stderr

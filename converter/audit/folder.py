@@ -7,7 +7,6 @@ reads it; a JSON document as ``check`` reads it. Each character or unit becomes 
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -17,6 +16,7 @@ from ..check import CheckReport, FileReport, check_source
 from ..check.checker import ordered, run_set_checks
 from ..core.findings import Finding, Severity
 from ..core.source import Source
+from ..io.files import file_digest
 from ..io.sources import INPUT_SUFFIXES, expand_paths, read_source
 from ..legacy.grid import SUFFIXES as WORKBOOK_SUFFIXES
 from ..legacy.profile import Profile
@@ -35,10 +35,7 @@ AUDIT_SUFFIXES = tuple(dict.fromkeys(INPUT_SUFFIXES + WORKBOOK_SUFFIXES))
 def audit_file(path: Path, options: Mapping[str, str], context: Mapping[str, Any],
                profile: Profile | None = None, drift: bool = True, *, scan_first: bool = True) -> AuditedFile:
     """One file read and checked, every character or unit in it; never raises for what it holds."""
-    try:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        digest = None
+    digest = file_digest(path)  # a regular file only: a FIFO is never waited on (issue 33)
     members: list[AuditMember] = []
     pairs: list[tuple[Source, ImportRecord | None]]
     if path.suffix.lower() in WORKBOOK_SUFFIXES:

@@ -29,13 +29,18 @@ InputError (HOUSE_INVALID) naming the file and the key.
 from __future__ import annotations
 
 import fnmatch
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from collections.abc import Mapping
 from typing import Any, Iterable
 
 from ..core.errors import InputError
+from ..core.source import shown_name
+from ..io.files import load_toml
+
+#: the largest whole number a house rule may say: a budget past it is no budget, and a
+#: spreadsheet (a double) cannot hold it exactly
+SAFE_INTEGER = 2 ** 53
 
 #: the party settings when the house rules say nothing
 DEFAULT_CHARACTERS_PER_PLAYER = 1
@@ -127,11 +132,7 @@ _APPROVAL = {"file", "code", "pointer", "by", "note"}
 def load_house(path: str | Path, systems: Iterable[str]) -> HouseRules:
     """The house rules at ``path``; InputError (HOUSE_INVALID) naming the file and the key."""
     p = Path(path)
-    try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise _invalid(p, "", "house_toml",
-                       detail=str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
+    raw = load_toml(p, lambda key, why: _invalid(p, key, "house_toml", detail=why))  # capped, a regular file only
     systems = tuple(systems)
     _known(p, "", raw, _TOP)
     rules = _table(p, "rules", raw.get("rules", {}))
@@ -208,6 +209,8 @@ def _count(p: Path, key: str, value: Any) -> int | None:
 def _whole(p: Path, key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise _invalid(p, key, "house_whole")
+    if value > SAFE_INTEGER:
+        raise _invalid(p, key, "house_whole_safe", most=f"{SAFE_INTEGER:,}")
     return value
 
 
@@ -226,6 +229,7 @@ def _invalid(p: Path, key: str, why: str, **params: Any) -> InputError:
     known = params.pop("known_en", None)
     said_ja = ja[why].format(**params) if why in ja else why
     said_en = en[why].format(**{**params, "known": known or params.get("known", "")}) if why in en else why
-    where = f"{p}: {key}: " if key else f"{p}: "
-    return InputError(where + said_en, "HOUSE_INVALID", file=str(p), key=key or "-",
+    name = shown_name(p)
+    where = f"{name}: {key}: " if key else f"{name}: "
+    return InputError(where + said_en, "HOUSE_INVALID", file=name, key=key or "-",
                       expected_ja=said_ja, expected_en=said_en)

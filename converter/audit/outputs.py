@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..core.errors import OutputError
 from ..core.findings import Finding
-from ..io.files import Inputs, write_atomic
+from ..io.files import Inputs, utf8, write_atomic
 from .annotate import Loss, copy_suffix
 from .report import AuditReport
 
@@ -34,7 +34,7 @@ def json_report_text(data: dict[str, Any]) -> str:
 
 
 def _json_bytes(report: AuditReport, lang: str) -> bytes:
-    return json_report_text(report.to_dict(lang)).encode("utf-8")
+    return utf8(json_report_text(report.to_dict(lang)))  # a name not in UTF-8 as \udc83 (issue 33)
 
 
 def _xlsx_bytes(report: AuditReport, lang: str) -> bytes:

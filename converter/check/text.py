@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable, Iterator
 
 from ..core.findings import Finding, Severity
+from ..core.source import shown_name
 from ..core.texts import texts
 from .report import CheckReport, FileReport
 
@@ -96,7 +97,7 @@ def _header(fr: FileReport, opts: TextOptions):
 
     w = _words(opts.lang)
     text = Text()
-    text.append(fr.path, style="bold")
+    text.append(shown_name(fr.path), style="bold")  # an ESC or newline in a name never reaches the terminal
     text.append(": ")
     if fr.kind == "unreadable":
         text.append(w["unreadable"], style="bold red")
@@ -135,8 +136,9 @@ def _print_findings(console, findings: Iterable[Finding], opts: TextOptions, ind
     from rich.text import Text
 
     w = _words(opts.lang)
-    rows = [(w[f.level.value], f.code, f.cell or f.pointer or "-", f.message(opts.lang), f.level, f)
-            for f in findings]
+    # a message may quote a file name or a value (other=..., a sheet's name): shown escaped
+    rows = [(w[f.level.value], f.code, shown_name(f.cell or f.pointer or "-"), shown_name(f.message(opts.lang)),
+             f.level, f) for f in findings]
     if not rows:
         return
     widths = [max(cell_len(str(r[k])) for r in rows) for k in range(3)]
@@ -151,7 +153,7 @@ def _print_findings(console, findings: Iterable[Finding], opts: TextOptions, ind
         console.print(line)
         if level is not Severity.INFO:  # what to do about it, under the message
             hint = Text(indent + " " * (widths[0] + widths[1] + widths[2] + 3))
-            hint.append("→ " + finding.hint(opts.lang), style="dim")
+            hint.append("→ " + shown_name(finding.hint(opts.lang)), style="dim")
             console.print(hint)
 
 
@@ -215,7 +217,7 @@ def _print_set_findings(console, report: CheckReport, opts: TextOptions) -> None
     for path, finding in report.set_findings:
         by_path.setdefault(path, []).append(finding)
     for path, findings in by_path.items():
-        console.print(Text(path, style="bold") + Text(": " + _words(opts.lang)["set"]))
+        console.print(Text(shown_name(path), style="bold") + Text(": " + _words(opts.lang)["set"]))
         _print_findings(console, findings, opts)
 
 

@@ -178,14 +178,12 @@ def _override(mapping: Mapping, path: Path) -> Mapping:
 
 
 def _read_user(path: Path) -> dict[str, Any]:
-    """A user's mapping file as data; InputError when it cannot be read or is not TOML."""
-    try:
-        return tomllib.loads(path.read_text("utf-8"))
-    except OSError as exc:
-        reason = exc.strerror or exc
-        raise _bad(path, "-", f"読めません（{reason}）", f"cannot be read ({reason})") from exc
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise _bad(path, "-", f"TOML ではありません（{exc}）", f"not TOML ({exc})") from exc
+    """A user's mapping file as data; InputError when it cannot be read or is not TOML (a
+    regular file under the settings cap only: io.files.load_toml, issue 33)."""
+    from ..io.files import load_toml
+
+    return load_toml(path, lambda key, why: _bad(path, key or "-", f"TOML ではありません（{why}）",
+                                                 f"not TOML ({why})"))
 
 
 def _parameter(params: dict[str, Fraction], name: str, value: Any, path: Path) -> Fraction:

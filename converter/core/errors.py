@@ -28,9 +28,13 @@ class MechasheetError(Exception):
         return Finding(self.code, "", dict(self.params))
 
     def message(self, lang: str = "ja") -> str:
-        """What the user reads: the catalog's text in ``lang``, or the plain message."""
+        """What the user reads: the catalog's text in ``lang``, or the plain message; a file name
+        in it shown escaped (``core.source.shown_name``: no control character or lone surrogate
+        reaches the terminal)."""
+        from .source import shown_name
+
         finding = self.finding
-        return finding.message(lang) if finding is not None else str(self)
+        return shown_name(finding.message(lang) if finding is not None else str(self))
 
 
 class InputError(MechasheetError, ValueError):

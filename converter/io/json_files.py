@@ -5,14 +5,15 @@ function that builds a checked catalog (``catalog_from``) when it is registered.
 """
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from ..core.findings import Finding
-from ..core.source import CATALOG, REPORT, Origin, Source
+from ..core.source import CATALOG, REPORT, Origin, Source, shown_name
 from ..rules.options import document_readings
-from .files import parse_json_document, read_input
+from .files import MAX_DOCUMENT_BYTES, decode_text, parse_json_document, read_input, read_stream
 from .sources import STDIN
 
 SUFFIXES = (".json",)
@@ -24,13 +25,26 @@ CatalogFrom = Callable[..., Any]
 def read(path: Path, *, catalog_from: CatalogFrom, scan_first: bool = True) -> Source:
     """The file as a Source (``-``: standard input, named ``<stdin>``); InputError (an
     unreadable Source) when it is no JSON object. A file saved in UTF-16 or Shift_JIS is read,
-    with an info finding naming its encoding. ``scan_first`` is for workbooks: unused here."""
+    with an info finding naming its encoding; a text holding a lone surrogate is read with U+FFFD
+    in its place, a warning naming the field. ``scan_first`` is for workbooks: unused here."""
+    replaced: list[str] = []
     if str(path) == STDIN:
-        return _source(parse_json_document(sys.stdin.read(), "<stdin>"), "<stdin>", catalog_from)
-    text, encoding = read_input(path)
-    source = _source(parse_json_document(text, str(path)), str(path), catalog_from)
+        stream = getattr(sys.stdin, "buffer", None)  # a text stream put in its place has none
+        if stream is None:
+            text, encoding = sys.stdin.read(MAX_DOCUMENT_BYTES + 1), None
+            if len(text) > MAX_DOCUMENT_BYTES:
+                read_stream(io.BytesIO(text.encode("utf-8", "surrogatepass")), MAX_DOCUMENT_BYTES, "<stdin>")
+        else:
+            text, encoding = decode_text(read_stream(stream, MAX_DOCUMENT_BYTES, "<stdin>"), "<stdin>")
+        name = "<stdin>"
+    else:
+        text, encoding = read_input(path)
+        name = str(path)
+    source = _source(parse_json_document(text, name, replaced), name, catalog_from)
     if encoding is not None:
         source.findings.append(Finding("INPUT_ENCODING", "", {"encoding": encoding}))
+    for pointer in replaced:
+        source.findings.append(Finding("INPUT_TEXT_NOT_CHARACTER", pointer, {"pointer": shown_name(pointer)}))
     return source
 
 

@@ -10,6 +10,7 @@ is an error that names the file and the limit, never a silent cut.
 """
 from __future__ import annotations
 
+import posixpath
 import re
 import zipfile
 from functools import lru_cache
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn
 
 from ..core.errors import InputError
+from .files import open_regular, sniff
 
 # --- limits (docs/limits.md) ----------------------------------------------------------------------
 MAX_ENTRIES = 5_000  # parts in the zip
@@ -147,19 +149,21 @@ def open_package(path: str | Path, *, contents: bool = True) -> Package:
     With ``contents=False`` only the zip is checked (limits, a workbook part) and no sheets,
     names or properties are read: for a caller that reads the parts it needs itself."""
     p = Path(path)
+    fh = open_regular(p)  # a regular file only: a FIFO or a device is refused, never waited on
     try:
-        with open(p, "rb") as fh:
-            head = fh.read(4096)
-    except FileNotFoundError as exc:
-        raise InputError(f"{p}: no such file", "INPUT_NOT_FOUND", file=str(p)) from exc
+        head = fh.read(4096)
     except OSError as exc:
+        fh.close()
         raise InputError(f"{p}: cannot read: {exc.strerror or exc}", "INPUT_CANNOT_READ", file=str(p),
                          detail=exc.strerror or str(exc)) from exc
     if not head.startswith(ZIP_MAGIC):
+        fh.close()
         raise _not_a_package(p, head)
     try:
-        zf = zipfile.ZipFile(p)
+        fh.seek(0)
+        zf: zipfile.ZipFile = _OwningZip(fh)
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        fh.close()
         raise PackageError(f"{p}: the workbook is damaged (not a complete zip: {exc})", "INPUT_DAMAGED",
                            "zip") from exc
     try:
@@ -175,6 +179,21 @@ def open_package(path: str | Path, *, contents: bool = True) -> Package:
         zf.close()
         raise
     return Package(p, zf, sheets, names, broken, properties)
+
+
+class _OwningZip(zipfile.ZipFile):
+    """A zip read from the file object it was opened on (opened as a regular file, never a
+    FIFO): closing the zip closes the file."""
+
+    def __init__(self, fh: Any) -> None:
+        self._owned = fh  # first: a zip that fails to open is closed by __del__
+        super().__init__(fh)
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._owned.close()
 
 
 def _not_a_package(p: Path, head: bytes) -> PackageError:
@@ -197,6 +216,14 @@ def _not_a_package(p: Path, head: bytes) -> PackageError:
 
 def _check_entries(zf: zipfile.ZipFile, p: Path) -> None:
     infos = zf.infolist()
+    if len(infos) != len(zf.NameToInfo):  # two entries of one name: which is read is a guess
+        seen: set[str] = set()
+        for info in infos:
+            if info.filename in seen:
+                raise PackageError(f"{p}: the package holds two parts named {info.filename} (refused: "
+                                   "readers disagree on which one counts)", "INPUT_DAMAGED",
+                                   f"{info.filename} ×2")
+            seen.add(info.filename)
     if len(infos) > MAX_ENTRIES:
         raise PackageError(f"{p}: {len(infos):,} parts in the package (the limit is {MAX_ENTRIES:,})",
                            "INPUT_TOO_LARGE", f"zip: {len(infos):,} > {MAX_ENTRIES:,}")
@@ -233,6 +260,8 @@ def _check_prolog(zf: zipfile.ZipFile, name: str, p: Path) -> None:
                 if not more:
                     break
                 head += more
+    except KeyError as exc:  # a relationship naming a part the package lacks
+        raise PackageError(f"{p}: part {name} is missing", "INPUT_DAMAGED", name) from exc
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
         raise PackageError(f"{p}: part {name} is damaged ({exc})", "INPUT_DAMAGED", name) from exc
     except RuntimeError as exc:
@@ -268,6 +297,53 @@ def read_capped(zf: zipfile.ZipFile, name: str, p: Path, limit: int = MAX_PART_B
     data = b"".join(chunks)
     refuse_dtd(data, p, name)
     return data
+
+
+# --- one safe opening for every reader (check, read, import, audit) -----------------------------
+
+def check_spreadsheet(path: str | Path) -> None:
+    """What ``check`` refuses, refused before a homemade spreadsheet reaches the native reader
+    (``import``): a file that is no regular file; for .xlsx/.xlsm the package's limits, a DTD in
+    any sheet, a sheet XML that is not well-formed (half written), a cell beyond the limits; for
+    .xls, .xlsb and .ods content that is not that format (HTML saved as .xls)."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix in (".xlsx", ".xlsm"):
+        package = open_package(p)
+        try:
+            for sheet, part in package.sheets.items():
+                package.extent(sheet)  # the whole part read: DTD refused, far cells refused
+                parse_xml(package.read_part(part), p, part)  # well-formed, or INPUT_DAMAGED
+        finally:
+            package.close()
+        return
+    with open_regular(p) as fh:
+        head = fh.read(4096)
+    if suffix == ".xls" and not head.startswith(OLE_MAGIC):
+        raise _wrong_content(p, head, "an Excel 97-2003 (.xls) workbook")
+    if suffix in (".xlsb", ".ods") and not head.startswith(ZIP_MAGIC):
+        raise _wrong_content(p, head, f"a {suffix} workbook (a zip package)")
+
+
+def _wrong_content(p: Path, head: bytes, expected: str) -> PackageError:
+    """INPUT_NOT_WORKBOOK saying what the file is by its content, not what its suffix says."""
+    kind = sniff(head) or ("a text file (CSV?)" if head and b"\x00" not in head[:512] else "unknown bytes")
+    return PackageError(f"{p}: named like {expected}, but its content is {kind}; open it in a "
+                        "spreadsheet and save it as .xlsx", "INPUT_NOT_WORKBOOK", f"{p.suffix}: {kind}")
+
+
+def native_workbook(path: str | Path) -> Any:
+    """python-calamine's workbook for ``path``; a file name that is not valid UTF-8 (Shift_JIS
+    bytes from an old archive), which calamine cannot take as a path, is given as an open file."""
+    import python_calamine
+
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        with open_regular(path) as fh:
+            return python_calamine.CalamineWorkbook.from_filelike(fh)
+    return python_calamine.CalamineWorkbook.from_path(text)
 
 
 # --- XML, without DTDs ----------------------------------------------------------------------------
@@ -340,7 +416,14 @@ def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, A
     def rel(tag: str, attrs: dict[str, str]) -> None:
         if tag == "Relationship" and "Id" in attrs:
             target = attrs.get("Target", "")
-            targets[attrs["Id"]] = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
+            if attrs.get("TargetMode") == "External":
+                return  # a link out of the package (a URL): never a sheet
+            part = posixpath.normpath(target.lstrip("/") if target.startswith("/") else f"xl/{target}")
+            if part.startswith("../") or part == ".." or "\\" in part or ":" in part:
+                raise PackageError(f"{p}: the workbook's relationship {attrs['Id']} points outside the "
+                                   f"package ({target})", "INPUT_DAMAGED",
+                                   f"xl/_rels/workbook.xml.rels: {attrs['Id']} → {target}")
+            targets[attrs["Id"]] = part
 
     if "xl/_rels/workbook.xml.rels" in zf.NameToInfo:
         parse_xml(read_capped(zf, "xl/_rels/workbook.xml.rels", p), p, "xl/_rels/workbook.xml.rels", rel)

@@ -90,12 +90,12 @@ def read_grids(path: str | Path) -> list[Grid]:
 
     Raises InputError (the file named) when python-calamine cannot open it: not a spreadsheet,
     encrypted, damaged."""
-    from python_calamine import CalamineWorkbook
+    from ..io.xlsx_package import native_workbook
 
     p = Path(path)
     hidden = hidden_rows_cols(p)
     try:
-        wb = CalamineWorkbook.from_path(str(p))
+        wb = native_workbook(p)  # a name not in UTF-8 too (issue 33)
     except Exception as exc:  # calamine's errors have no common base worth naming
         raise InputError(f"{p}: not a readable spreadsheet ({_reason(exc)})", "LEGACY_UNREADABLE",
                          path=str(p), reason=_reason(exc)) from exc

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import InputError
+from ..io.files import load_toml
 from ..io.xlsx_package import column_index
 
 _A1 = re.compile(r"\$?([A-Za-z]{1,3})\$?(\d{1,7})")
@@ -52,10 +52,7 @@ def load_profile(path: str | Path) -> Profile:
     """The profile at ``path``; InputError (PROFILE_INVALID, the file and the key named) when it
     cannot be read or says something this version does not understand."""
     p = Path(path)
-    try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise _invalid(p, "", str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from exc
+    raw = load_toml(p, lambda key, why: _invalid(p, key, why))  # capped, a regular file only
     unknown = set(raw) - {"name", "system", "sheets", "cells", "labels", "ranges"}
     if unknown:
         raise _invalid(p, sorted(unknown)[0], "unknown key")

@@ -15,6 +15,7 @@ from typing import Any
 from ..core.errors import InputError
 from ..core.findings import Finding
 from ..core.source import DOCUMENT, Origin, Source, unreadable
+from ..io.xlsx_package import check_spreadsheet
 from .grid import SUFFIXES, Grid, address, read_grids
 from .labels import legacy_systems, system_labels
 from .profile import Profile
@@ -58,6 +59,8 @@ def read_import(path: str | Path, system: str | None = None, profile: Profile | 
         if ours is not None:
             return [ours]
     try:
+        # the opening check gives: DTDs, far cells, half-written XML, content not of its suffix
+        check_spreadsheet(p)
         grids = read_grids(p)
     except InputError as exc:
         return [(unreadable(str(p), str(exc), "legacy", exc.finding), ImportRecord(str(p)))]
@@ -65,6 +68,10 @@ def read_import(path: str | Path, system: str | None = None, profile: Profile | 
     if profile is not None:
         outside = [g for g in grids if not profile.takes(g.sheet)]
         grids = [g for g in grids if profile.takes(g.sheet)]
+    if not grids and outside and profile is not None:
+        found_none = Finding("LEGACY_PROFILE_NO_SHEET", "", {"patterns": ", ".join(profile.sheets),
+                                                           "sheets": ", ".join(g.sheet for g in outside)})
+        return [(unreadable(str(p), "no sheet", "legacy", found_none), ImportRecord(str(p)))]
     if not grids:
         return [(unreadable(str(p), "empty", "legacy", Finding("LEGACY_EMPTY", "", {})), ImportRecord(str(p)))]
     systems = legacy_systems()

@@ -47,13 +47,11 @@ class NamedCells:
 
     @classmethod
     def open(cls, path: Path, *, scan_first: bool = True) -> "NamedCells":
-        import python_calamine
-
-        from ..io.xlsx_package import PackageError, open_package
+        from ..io.xlsx_package import PackageError, native_workbook, open_package
 
         package = open_package(path)
         try:
-            book = python_calamine.CalamineWorkbook.from_path(str(path))
+            book = native_workbook(path)  # a name not in UTF-8 too (issue 33)
         except Exception as exc:  # python-calamine raises its own error types for broken files
             package.close()
             raise PackageError(f"{path}: the workbook is damaged ({type(exc).__name__}: {exc})",

@@ -14,6 +14,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..core.texts import texts
+from ..io.files import utf8
 from .party import left_out_text
 from .party_chart import Bar, party_chart_svg
 from .report import ROSTER_COLUMNS, AuditMember, AuditReport
@@ -197,4 +198,4 @@ def html_report_bytes(report: AuditReport, lang: str = "ja") -> bytes:
         statuses=[(s, t[f"audit_html_status_{s}"]) for s in STATUSES],
         charts=charts, duplicate_columns=list(duplicates.columns), duplicates=frame_cells(duplicates),
         members=[_member_view(i, m, s, colours, lang) for i, (m, s) in enumerate(zip(members, spent, strict=True))])
-    return page.encode("utf-8")
+    return utf8(page)  # a name's foreign bytes as their escapes, never an abort

@@ -17,6 +17,7 @@ import zlib
 from dataclasses import dataclass
 from html import unescape
 
+from ..io.files import utf8
 from ..io.xlsx_package import Package, PackageError, parse_xml
 
 REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -117,7 +118,7 @@ class PackageEdit:
 
     def replace(self, name: str, text: str) -> None:
         self._text[name] = text
-        data = text.encode("utf-8")
+        data = utf8(text)  # a file name's foreign bytes (in the audit sheet) as their escapes
         if name in self._added:
             self._added[name] = data
         else:
@@ -128,7 +129,7 @@ class PackageEdit:
         if self.exists(name):
             raise EditRefused(f"part {name} exists already")
         self._text[name] = text
-        self._added[name] = text.encode("utf-8")
+        self._added[name] = utf8(text)
         if content_type is not None:
             self.add_override(name, content_type)
 

@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 
 from ..core.errors import MechasheetError
 from ..core.findings import Finding, Severity
+from ..core.source import shown_name
 from .report import AuditedFile, AuditReport
 
 #: called once the audit is about to read files: the settings in force, as (setting, value),
@@ -140,25 +141,25 @@ def closing_text(outcome: AuditOutcome, lang: str, quiet: bool = False) -> str:
     for p in outcome.skipped:
         key = str(outcome.annotated) if outcome.annotated is not None and inside(p, outcome.annotated) else str(p)
         groups[key] = groups.get(key, 0) + 1
-    lines += [t["audit_skipped"].format(path=path, n=n) for path, n in groups.items()]
+    lines += [t["audit_skipped"].format(path=shown_name(path), n=n) for path, n in groups.items()]
     later: list[str] = []
     for audited in outcome.report.files:
         for m in audited.members:
             before = outcome.streamed.get(id(m.report), set())
             added = listed([f for f in m.report.findings if id(f) not in before], quiet)
             if added:
-                later.append(m.report.path + ":")
+                later.append(shown_name(m.report.path) + ":")
                 later.append(render_findings(added, opts).rstrip("\n"))
     if later:
         lines.append(t["audit_folder_findings"])
         lines += later
     for audited in outcome.report.files:
         if audited.annotation_failed:
-            lines.append(t["audit_not_annotated"].format(path=audited.path, reason=audited.annotation_failed))
+            lines.append(t["audit_not_annotated"].format(path=shown_name(audited.path), reason=audited.annotation_failed))
         if audited.losses:
             losses = "、".join(t["audit_loss"].format(what=loss.text(lang), count=loss.count)
                               for loss in audited.losses)
-            lines.append(t["audit_losses"].format(path=audited.path, losses=losses))
+            lines.append(t["audit_losses"].format(path=shown_name(audited.path), losses=losses))
     lines.append(t["audit_summary"].format(**outcome.report.summary()))
-    lines += [t["audit_written"].format(path=p) for p in [*outcome.reports, *outcome.copies]]
+    lines += [t["audit_written"].format(path=shown_name(p)) for p in [*outcome.reports, *outcome.copies]]
     return "".join(line + "\n" for line in lines)

@@ -176,11 +176,16 @@ def error_findings(error) -> Iterator[Finding]:
                 yield Finding("SCHEMA_MISSPELLED", where, {"field": field, "guess": close[0]})
             else:
                 unknown.append(field)
-        if unknown:
-            yield Finding("SCHEMA_ADDITIONAL", where, {"fields": unknown})
+        if unknown:  # a hostile document's million keys: the first few named, then how many more
+            more = len(unknown) - LISTED_FIELDS
+            listed = unknown[:LISTED_FIELDS] + ([f"…(+{more})"] if more > 0 else [])
+            yield Finding("SCHEMA_ADDITIONAL", where, {"fields": listed})
     else:
         yield Finding("SCHEMA_OTHER", where, {"detail": error.message})
 
+
+#: unknown fields named in one finding; the rest are counted
+LISTED_FIELDS = 20
 
 _TYPE_NAMES = {"integer": ("整数", "a whole number"), "number": ("数", "a number"),
                "string": ("文字列", "text"), "boolean": ("true か false", "true or false"),

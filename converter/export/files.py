@@ -145,16 +145,17 @@ def export_files(paths: list[str], target: str, outdir: str | None = None, profi
 def export_lines(done: list[Exported], written: list[Path | None], lang: str) -> str:
     """What ``mechasheet export`` says of each input: where each piece went (and its errors), or
     why an input gave none."""
+    from ..core.source import shown_name
     from ..core.texts import texts
 
     t, lines, outputs = texts(lang), [], iter(written)
     for e in done:
         if e.piece is None:
             reason = "; ".join(f.message(lang) for f in e.findings) or "—"
-            lines.append(t["export_skipped"].format(path=e.path, reason=reason))
+            lines.append(t["export_skipped"].format(path=shown_name(e.path), reason=reason))
             lines += [f"  → {f.hint(lang)}" for f in e.findings if f.code.startswith("EXPORT_")]
             continue
-        lines.append(t["export_line"].format(path=e.path, name=e.piece.name, system=e.piece.system,
+        lines.append(t["export_line"].format(path=shown_name(e.path), name=e.piece.name, system=e.piece.system,
                                              output=next(outputs) or "stdout"))
         if e.piece.errors:
             lines.append(t["export_errors"].format(n=e.piece.errors))

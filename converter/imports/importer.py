@@ -23,9 +23,9 @@ from ..check.checker import LEVEL_ORDER, run_set_checks, set_member
 from ..check.report import tally
 from ..check.text import TextOptions, render_file, render_findings
 from ..core.findings import Finding, Severity
-from ..core.source import UNREADABLE, Origin
+from ..core.source import UNREADABLE, Origin, shown_name
 from ..core.texts import texts
-from ..io.files import Inputs, dump_document, write_atomic
+from ..io.files import Inputs, dump_document, utf8, write_atomic
 from ..legacy.profile import Profile
 from ..legacy.sources import SUFFIXES, ImportRecord, read_import
 from ..batch.pool import Limits, Task, in_input_order, run_in_workers
@@ -60,20 +60,20 @@ class Entry:
         """What ``mechasheet import`` prints of the entry: its line, a warning when the system
         was guessed on thin evidence, and its errors and warnings (errors only with ``quiet``,
         and then nothing for an entry without one); a failure with its findings."""
-        t = texts(opts.lang)
+        t, path = texts(opts.lang), shown_name(self.report.path)  # an ESC in a name never reaches the terminal
         if not self.imported:
-            return t["import_failed"].format(path=self.report.path) + "\n" + render_file(self.report, opts)
+            return t["import_failed"].format(path=path) + "\n" + render_file(self.report, opts)
         shown = [f for f in self.report.findings
                  if f.level is Severity.ERROR or (f.level is Severity.WARNING and not opts.quiet)]
         if opts.quiet and not shown:
             return ""
         conf = self.record.confidence
-        text = t["import_line"].format(path=self.report.path, system=self.report.system,
+        text = t["import_line"].format(path=path, system=self.report.system,
                                        confidence="—" if conf is None else f"{conf:g}",
                                        output=", ".join(self.outputs) or "—") + "\n"
         if self.unsure and not opts.quiet:
             text += t["import_low_confidence"].format(confidence=f"{conf:g}", threshold=f"{LOW_CONFIDENCE:g}",
-                                                      path=self.report.path) + "\n"
+                                                      path=path) + "\n"
         return text + render_findings(shown, opts)
 
     @property
@@ -121,7 +121,7 @@ class Imported:
 
 
 def _compact(data: dict[str, Any]) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return utf8(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
 
 
 @dataclass
@@ -167,7 +167,7 @@ class ImportReport:
             folder = Path(p).parent
             folder = folder.parent if folder.name == "templates" else folder
             by_folder[str(folder)] = by_folder.get(str(folder), 0) + 1
-        lines += [t["import_skipped"].format(folder=folder, n=n) for folder, n in by_folder.items()]
+        lines += [t["import_skipped"].format(folder=shown_name(folder), n=n) for folder, n in by_folder.items()]
         lines.append(t["import_summary"].format(
             files=self.files, documents=sum(1 for e in self.entries if e.imported), failed=self.failed,
             invalid=self.invalid, unsure=sum(1 for e in self.entries if e.unsure),
@@ -270,7 +270,7 @@ def _prepare(entries: list[Entry], plan: _Plan) -> list[Prepared]:
         doc = entry.report.document
         if plan.write and entry.imported and doc is not None:
             got.stem = document_name(doc, f"{Path(entry.record.file).stem}-{entry.record.sheet or ''}")
-            got.document = dump_document(doc).encode("utf-8")
+            got.document = utf8(dump_document(doc))
             if plan.templates and doc.get("system"):
                 from ..sheets import sheet_bytes
 

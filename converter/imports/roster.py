@@ -6,11 +6,13 @@ the same table as ``roster.csv`` (UTF-8 with a byte-order mark, so Excel opens i
 """
 from __future__ import annotations
 
+import codecs
 import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from ..core.findings import Severity
+from ..io.files import utf8
 
 if TYPE_CHECKING:
     import pandas
@@ -86,7 +88,7 @@ def csv_bytes(frame: "pandas.DataFrame") -> bytes:
             safe[column] = safe[column].map(neutral).astype(object)
     safe.columns = [neutral(str(c)) for c in safe.columns]
     # CRLF, as RFC 4180 says: a cell holding a lone CR is then quoted, never a row break
-    return safe.to_csv(index=False, lineterminator="\r\n").encode("utf-8-sig")
+    return codecs.BOM_UTF8 + utf8(safe.to_csv(index=False, lineterminator="\r\n"))
 
 
 def frames_xlsx(sheets: Sequence[tuple[str, "pandas.DataFrame"]], *,
@@ -123,6 +125,8 @@ def frames_xlsx(sheets: Sequence[tuple[str, "pandas.DataFrame"]], *,
             for c, value in enumerate(row):
                 if value is None or value is na or (isinstance(value, float) and math.isnan(value)):
                     continue
+                if isinstance(value, str):  # a file name's foreign bytes: shown as their escapes
+                    value = utf8(value).decode("utf-8")
                 sheet.write(r, c, value.item() if hasattr(value, "item") else value)
     book.close()
     return buffer.getvalue()

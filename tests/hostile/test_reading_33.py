@@ -346,3 +346,32 @@ def test_an_error_naming_a_file_with_an_escape_shows_it_escaped(tmp_path) -> Non
     odd.write_text('system = "nope"\n')
     done = _run("import", str(DOC), "-o", str(tmp_path / "out"), "--profile", str(odd), cwd=tmp_path)
     assert done.returncode == 2 and b"\x1b" not in done.stderr and b"p\\x1b[31m\\n.toml" in done.stderr, done.stderr
+
+
+def test_import_and_every_audit_report_keep_a_shift_jis_name(tmp_path) -> None:
+    """import and audit (JSON, HTML, xlsx, annotated copy) of a Shift_JIS-named workbook end in 0/1, never 3."""
+    folder = tmp_path / "sheets"
+    folder.mkdir()
+    raw = os.path.join(os.fsencode(folder), "ガルディア\x1b[31m.xlsx".encode("cp932"))
+    with open(raw, "wb") as fh:
+        fh.write(BASE.read_bytes())
+    done = _run("import", str(folder), "-o", str(tmp_path / "imported"), cwd=tmp_path, timeout=120)
+    assert done.returncode in (0, 1), done.stderr.decode("utf-8", "replace")
+    assert b"\x1b[31m" not in done.stdout + done.stderr
+    assert len(list((tmp_path / "imported").glob("*.json"))) >= 2  # the document and the report
+    done = _run("audit", str(folder), "-o", str(tmp_path / "a.html"), "-o", str(tmp_path / "a.xlsx"),
+                "-o", str(tmp_path / "a.json"), cwd=tmp_path, timeout=180)
+    assert done.returncode in (0, 1), done.stderr.decode("utf-8", "replace")
+    assert b"\x1b[31m" not in done.stdout + done.stderr
+    assert all((tmp_path / n).stat().st_size > 0 for n in ("a.html", "a.xlsx", "a.json"))
+
+
+def test_a_million_unknown_keys_give_one_short_finding(tmp_path) -> None:
+    """SCHEMA_ADDITIONAL names the first 20 unknown fields and counts the rest: no 9 MB line."""
+    doc = json.loads(DOC.read_text("utf-8"))
+    doc.update({f"k{i}": 1 for i in range(100_000)})
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    found = [f for f in check_path(path).findings if f.code == "SCHEMA_ADDITIONAL"]
+    assert len(found) == 1
+    assert found[0].params["fields"][-1] == "…(+99980)" and len(found[0].message("ja")) < 400

@@ -46,7 +46,8 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
     report = FileReport(source.path, doc.get("system") if isinstance(doc.get("system"), str) else None,
                         kind=DOCUMENT, origin=source.origin, document=dict(doc),
                         cells=dict(source.cells), context=merged)
-    findings = list(source.findings) + _evaluate(doc, source, options or {}, merged, report)
+    findings = list(source.findings) + _read_as_typed(source.findings,
+                                                      _evaluate(doc, source, options or {}, merged, report))
     own_catalog = source.context.get("catalog")
     if merged.get("catalog") is own_catalog and own_catalog is not None:
         findings += own_catalog.findings  # the workbook's own catalog sheet, unless another was named
@@ -102,6 +103,16 @@ def _one_per_cause(schema: list[Finding], engine: list[Finding], complete: bool)
     if not complete:
         engine = [f for f in engine if not f.entry.needs_complete] + [Finding("ENGINE_INCOMPLETE")]
     return kept + engine
+
+
+def _read_as_typed(read: list[Finding], checked: list[Finding]) -> list[Finding]:
+    """One finding per typed value: where the reader already named a cell's value (text in a
+    number cell, a value not in its list), the schema's and the engine's findings about that
+    value or below it say the same less exactly (「実弾」: SHEET_ENUM_UNKNOWN, not also
+    UP_WEAPON_ATTRIBUTE) and are dropped."""
+    named = {f.pointer for f in read if f.pointer and f.level is Severity.ERROR}
+    return [f for f in checked
+            if not any(f.pointer == p or f.pointer.startswith(p + "/") for p in named)]
 
 
 def _cause_pointer(f: Finding) -> str:

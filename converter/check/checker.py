@@ -46,7 +46,7 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
     report = FileReport(source.path, doc.get("system") if isinstance(doc.get("system"), str) else None,
                         kind=DOCUMENT, origin=source.origin, document=dict(doc),
                         cells=dict(source.cells), context=merged)
-    findings = list(source.findings) + _read_as_typed(source.findings,
+    findings = list(source.findings) + _read_as_typed(source.findings, source.cells,
                                                       _evaluate(doc, source, options or {}, merged, report))
     own_catalog = source.context.get("catalog")
     if merged.get("catalog") is own_catalog and own_catalog is not None:
@@ -105,14 +105,19 @@ def _one_per_cause(schema: list[Finding], engine: list[Finding], complete: bool)
     return kept + engine
 
 
-def _read_as_typed(read: list[Finding], checked: list[Finding]) -> list[Finding]:
+def _read_as_typed(read: list[Finding], cells: Mapping[str, str], checked: list[Finding]) -> list[Finding]:
     """One finding per typed value: where the reader already named a cell's value (text in a
     number cell, a value not in its list), the schema's and the engine's findings about that
-    value or below it say the same less exactly (「実弾」: SHEET_ENUM_UNKNOWN, not also
-    UP_WEAPON_ATTRIBUTE) and are dropped."""
+    value, below it or at its cell say the same less exactly (「実弾」: SHEET_ENUM_UNKNOWN, not
+    also UP_WEAPON_ATTRIBUTE; a band's 〇: SHEET_NOT_BOOL, not also the item's bands) and are
+    dropped."""
     named = {f.pointer for f in read if f.pointer and f.level is Severity.ERROR}
+    named_cells = {f.cell for f in read if f.cell and f.level is Severity.ERROR}
+    if not named:
+        return checked
     return [f for f in checked
-            if not any(f.pointer == p or f.pointer.startswith(p + "/") for p in named)]
+            if not any(f.pointer == p or f.pointer.startswith(p + "/") for p in named)
+            and (f.cell or (pointers.nearest(_cause_pointer(f), cells) if cells else "")) not in named_cells]
 
 
 def _cause_pointer(f: Finding) -> str:

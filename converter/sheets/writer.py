@@ -415,9 +415,19 @@ class SheetWriter:
                                             "error_message": "このまま使えます（一覧にないものとして確認します）。"})
         else:
             self._raw(ws, r, c, value, fmt)
-        self.typed.add(ws.name, r, c, kind, value if kind != "bool" or isinstance(value, bool) else None)
+        self._typed(ws, r, c, kind, value, list_id)
         if name:
             self.wb.define_name(name, "=" + sheet_cell(ws.name, r, c))
+
+    def _typed(self, ws, r: int, c: int, kind: str, value: Any, list_id: str | None) -> None:
+        """The cell to the 入力エラー count, with what it shows (a list's value as its label)."""
+        items = dict(self.lists.get(list_id or "", []))
+        labels = [str(label) for label in items.values()]
+        if kind in ("enum", "enum_int") and isinstance(value, Hashable) and value in items:
+            value = int(items[value]) if kind == "enum_int" else items[value]
+        elif kind == "bool" and not isinstance(value, bool):
+            value = None  # written blank
+        self.typed.add(ws.name, r, c, kind, value, labels)
 
     def not_in_list(self, ws, first_row: int, col: int, last_row: int, list_id: str | None) -> None:
         """Red where a cell holds a value its dropdown does not offer (pasted or legacy)."""

@@ -36,6 +36,12 @@ class Typed:
     value: Callable[[Any], Any]
     input_error: bool
 
+    @property
+    def copy(self) -> str:
+        """The copy of the sample it is typed into: every input error of a template together
+        (each in its own cell), the values the formulas count together in another."""
+        return "errors" if self.input_error else "counted"
+
 
 def _const(v: Any) -> Callable[[Any], Any]:
     return lambda _old: v
@@ -56,7 +62,7 @@ TYPED: dict[str, list[Typed]] = {
         Typed("blank", "up.weapons.min_range", 0, _const(None), False),
         Typed("wrong_circle", "up.weapons.post_move", 0, _const("〇"), True),
         Typed("circle", "up.weapons.post_move", 0, _const("○"), False),
-        Typed("misspelt", "up.weapons.attribute", 0, _const("実弾"), False),
+        Typed("misspelt", "up.weapons.attribute", 0, _const("実弾"), True),
     ],
     "pp": [
         Typed("full_width", "pp.attributes.reflex", 0, full_width, True),
@@ -66,16 +72,16 @@ TYPED: dict[str, list[Typed]] = {
         Typed("blank", "pp.combat_boost", 0, _const(None), False),
         Typed("wrong_circle", "pp.weapons.melee", 0, _const("〇"), True),
         Typed("circle", "pp.weapons.melee", 0, _const("○"), False),
-        Typed("misspelt", "pp.weapons.damage", 0, _const("Ｌ"), False),
+        Typed("misspelt", "pp.weapons.damage", 0, _const("Ｌ"), True),
     ],
     "mailgear": [
         Typed("full_width", "mailgear.skills.level", 0, full_width, True),
         Typed("text_number", "mailgear.pilot.experience", 0, as_text, True),
-        Typed("comma", "mailgear.pilot.experience", 0, with_comma, True),
+        Typed("comma", "mailgear.pilot.rank_points", 0, with_comma, True),
         Typed("space", "mailgear.equipment.extra_damage", 0, _const(" "), True),
         Typed("blank", "mailgear.equipment.slots", 0, _const(None), False),
         Typed("wrong_circle", "mailgear.equipment.band_cr", 0, _const("〇"), True),
         Typed("circle", "mailgear.equipment.band_cr", 0, _const("○"), False),
-        Typed("misspelt", "mailgear.equipment.arm", 0, _const("右手"), False),
+        Typed("misspelt", "mailgear.equipment.arm", 0, _const("右手"), True),
     ],
 }

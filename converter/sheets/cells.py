@@ -18,6 +18,9 @@ from typing import Any
 from ..core.findings import Finding
 
 _TRUE, _FALSE = "○", "×"  # what the formulas compare with (system_sheet.TRUE, FALSE)
+# What an Excel function's argument may say for ○ and × (a reader without a workbook).
+_LOOSE_TRUE = {"○", "〇", "◯", "はい", "true", "yes", "y", "1", "✓", "✔", "有", "あり", "o", True}
+_LOOSE_FALSE = {"×", "✕", "x", "いいえ", "false", "no", "n", "0", "-", "－", "無", "なし", False}
 
 
 def nfkc(text: str) -> str:
@@ -156,6 +159,10 @@ class CellReader:
         self._choice_tables: dict[str, dict[Any, Any]] = {}  # list id → choices by key
         # cells read straight from their area (not through a reader of its own: the Excel functions')
         self._direct = isinstance(named, NamedCells) and type(named).raw is NamedCells.raw
+        # No workbook: an Excel function's own argument (=UP_STAT_COST(" M ","HP","２４０")), not
+        # a sheet cell the formulas read, so taken as meant: full width, ids, はい.
+        self.lenient = named is None
+        self._loose: dict[str, dict[str, Any]] = {}
 
     def raw(self, name: str, index: int | None = None) -> Any:
         return self.named.raw(name, index)
@@ -272,6 +279,12 @@ class CellReader:
                 return int(raw)
             self.findings.append(Finding("SHEET_NOT_INTEGER", pointer, {"value": raw}, cell))
             return raw
+        if self.lenient:
+            number = text_number(re.sub(r"(UP|ＵＰ|点|%)$", "", nfkc(str(raw)), flags=re.I))
+            if isinstance(number, int):
+                return number
+            self.findings.append(Finding("SHEET_NOT_INTEGER", pointer, {"value": raw}, cell))
+            return str(raw)
         self._text_in_number_cell(raw, pointer, cell, whole=True)
         return str(raw)
 
@@ -303,6 +316,12 @@ class CellReader:
             return True
         if raw == _FALSE:
             return False
+        if self.lenient:
+            text = raw if isinstance(raw, bool) else nfkc(str(raw)).lower()
+            if text in _LOOSE_TRUE:
+                return True
+            if text in _LOOSE_FALSE:
+                return False
         self.findings.append(Finding("SHEET_NOT_BOOL", pointer, {"value": raw}, cell))
         return raw if isinstance(raw, bool) else str(raw)
 
@@ -314,6 +333,8 @@ class CellReader:
             raw = int(raw)
         key = raw.lower() if isinstance(raw, str) else raw
         value = self._choices(list_id).get(key, _UNLISTED)
+        if value is _UNLISTED and self.lenient:
+            value = self._loose_choices(list_id).get(nfkc(str(raw)).lower(), _UNLISTED)
         if value is not _UNLISTED:
             return value
         items = self.lists.get(list_id, [])
@@ -335,6 +356,17 @@ class CellReader:
             for value, label in reversed(self.lists.get(list_id, [])):
                 shown = int(label) if isinstance(label, str) and re.fullmatch(r"-?\d+", label) else label
                 table[shown.lower() if isinstance(shown, str) else shown] = value
+        return table
+
+    def _loose_choices(self, list_id: str) -> dict[str, Any]:
+        """A list's choices by label or value once widths and case are set aside (NFKC, lower
+        case): how an Excel function takes its argument."""
+        table = self._loose.get(list_id)
+        if table is None:
+            table = self._loose[list_id] = {}
+            for value, label in reversed(self.lists.get(list_id, [])):
+                table[nfkc(str(value)).lower()] = value
+                table[nfkc(str(label)).lower()] = value
         return table
 
 

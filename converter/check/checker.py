@@ -48,22 +48,13 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
     report = FileReport(source.path, doc.get("system") if isinstance(doc.get("system"), str) else None,
                         kind=DOCUMENT, origin=source.origin, document=dict(doc),
                         cells=dict(source.cells), context=merged)
-    findings = _one_per_value(list(source.findings), _evaluate(doc, source, options or {}, merged, report))
+    findings = list(source.findings) + _read_as_typed(source.findings, source.cells,
+                                                      _evaluate(doc, source, options or {}, merged, report))
     own_catalog = source.context.get("catalog")
     if merged.get("catalog") is own_catalog and own_catalog is not None:
         findings += own_catalog.findings  # the workbook's own catalog sheet, unless another was named
     report.findings = ordered(_placed(findings, source.cells))
     return report
-
-
-def _one_per_value(read: list[Finding], evaluated: list[Finding]) -> list[Finding]:
-    """The reader's and the checks' findings, one error per typed value: a cell's value not in
-    its list (SHEET_ENUM_UNKNOWN) gives way to the rules' own error at that value, which names
-    the field (属性「実弾」はありません); the schema's SCHEMA_ENUM, which lists ids, gives way to it."""
-    unlisted = {f.pointer for f in read if f.code == "SHEET_ENUM_UNKNOWN"}
-    ruled = {f.pointer for f in evaluated if f.level is Severity.ERROR and f.code != "SCHEMA_ENUM"}
-    return [f for f in read if not (f.code == "SHEET_ENUM_UNKNOWN" and f.pointer in ruled)] + \
-        [f for f in evaluated if not (f.code == "SCHEMA_ENUM" and f.pointer in unlisted)]
 
 
 def _format_advice(path: str, f: Finding) -> Finding:
@@ -130,6 +121,21 @@ def _one_per_cause(schema: list[Finding], engine: list[Finding], complete: bool)
     if not complete:
         engine = [f for f in engine if not f.entry.needs_complete] + [Finding("ENGINE_INCOMPLETE")]
     return kept + engine
+
+
+def _read_as_typed(read: list[Finding], cells: Mapping[str, str], checked: list[Finding]) -> list[Finding]:
+    """One finding per typed value: where the reader already named a cell's value (text in a
+    number cell, a value not in its list), the schema's and the engine's findings about that
+    value, below it or at its cell say the same less exactly (「実弾」: SHEET_ENUM_UNKNOWN, not
+    also UP_WEAPON_ATTRIBUTE; a band's 〇: SHEET_NOT_BOOL, not also the item's bands) and are
+    dropped."""
+    named = {f.pointer for f in read if f.pointer and f.level is Severity.ERROR}
+    named_cells = {f.cell for f in read if f.cell and f.level is Severity.ERROR}
+    if not named:
+        return checked
+    return [f for f in checked
+            if not any(f.pointer == p or f.pointer.startswith(p + "/") for p in named)
+            and (f.cell or (pointers.nearest(_cause_pointer(f), cells) if cells else "")) not in named_cells]
 
 
 def _cause_pointer(f: Finding) -> str:

@@ -1,8 +1,12 @@
-"""Cell values by defined name, converted leniently into document values.
+"""Cell values by defined name, read as the sheet's own formulas read them.
 
-A player types ``１２`` or ``'12`` or picks ``○``; the reader takes each as the document value it
-means, and reports what it cannot take as a finding with the cell (``シート名!C12``), keeping the
-raw text in the document so nothing typed is lost.
+One rule for typed values (docs/templates.md, 入力の読み方): a number cell counts only a number,
+a ○ cell only ○ (× and blank are "no"), a list cell only a label of its list (case aside, as
+``MATCH``). What the formulas would not count -- ``５`` or ``'12`` stored as text, ``1,000``, a
+lone space, ``〇`` or ``はい`` for ○, ``Ｍ`` for M -- is a finding with its cell (``シート名!C12``),
+the same the template shows in red, and the raw text stays in the document so nothing typed is
+lost. Accepting them instead cannot be made to agree: LibreOffice refuses ``"５"+1`` where
+Gnumeric computes 6, and ``VALUE("1,000")`` depends on the locale.
 """
 from __future__ import annotations
 
@@ -13,13 +17,19 @@ from typing import Any
 
 from ..core.findings import Finding
 
-_TRUE = {"○", "〇", "◯", "はい", "true", "yes", "y", "1", "✓", "✔", "有", "あり", "o"}
-_FALSE = {"×", "✕", "x", "いいえ", "false", "no", "n", "0", "-", "－", "無", "なし"}
+_TRUE, _FALSE = "○", "×"  # what the formulas compare with (system_sheet.TRUE, FALSE)
+# What an Excel function's argument may say for ○ and × (a reader without a workbook).
+_LOOSE_TRUE = {"○", "〇", "◯", "はい", "true", "yes", "y", "1", "✓", "✔", "有", "あり", "o", True}
+_LOOSE_FALSE = {"×", "✕", "x", "いいえ", "false", "no", "n", "0", "-", "－", "無", "なし", False}
 
 
 def nfkc(text: str) -> str:
     return unicodedata.normalize("NFKC", text).strip()
 
+
+# Kinds whose cells hold free text: only there is a cell of spaces blank (a number, ○ or list
+# cell holding a space is not blank to the formulas, so it is a finding).
+_TEXT_KINDS = ("text", "suggest", "stat_list", "enum_list")
 
 LONG_AREA = 1_000  # rows: a longer area is read only as far as its sheet has cells
 
@@ -144,9 +154,13 @@ class CellReader:
         self._reported: set[str] = set()  # damaged names and deleted sheets already named
         self._usable: set[str] = set()
         self._columns: dict[str, list[tuple[list[list[Any]], int, int]]] = {}
-        self._choice_tables: dict[str, dict[str, Any]] = {}  # list id → choices by key
+        self._choice_tables: dict[str, dict[Any, Any]] = {}  # list id → choices by key
         # cells read straight from their area (not through a reader of its own: the Excel functions')
         self._direct = isinstance(named, NamedCells) and type(named).raw is NamedCells.raw
+        # No workbook: an Excel function's own argument (=UP_STAT_COST(" M ","HP","２４０")), not
+        # a sheet cell the formulas read, so taken as meant: full width, ids, はい.
+        self.lenient = named is None
+        self._loose: dict[str, dict[str, Any]] = {}
 
     def raw(self, name: str, index: int | None = None) -> Any:
         return self.named.raw(name, index)
@@ -230,7 +244,7 @@ class CellReader:
             raw, cell = self.named.raw_at(area, index), area.a1(index or 0)
         if cell and pointer not in self.cells:
             self.cells[pointer] = cell
-        if raw is None or (isinstance(raw, str) and not raw.strip()):
+        if raw is None or (isinstance(raw, str) and not raw.strip() and kind in _TEXT_KINDS):
             return None
         if kind in ("text", "suggest"):
             if isinstance(raw, float) and raw.is_integer():
@@ -239,7 +253,7 @@ class CellReader:
         if kind == "int":
             return self.to_int(raw, pointer, cell)
         if kind == "number":
-            return self.to_number(raw)
+            return self.to_number(raw, pointer, cell)
         if kind == "bool":
             return self.to_bool(raw, pointer, cell)
         if kind in ("enum", "enum_int"):
@@ -250,6 +264,7 @@ class CellReader:
         return raw
 
     def to_int(self, raw: Any, pointer: str, cell: str) -> Any:
+        """A whole number; anything else is kept as typed, with its finding."""
         if raw is None or raw == "":
             return None
         if isinstance(raw, bool):
@@ -262,65 +277,106 @@ class CellReader:
                 return int(raw)
             self.findings.append(Finding("SHEET_NOT_INTEGER", pointer, {"value": raw}, cell))
             return raw
-        text = nfkc(str(raw)).replace(",", "").lstrip("'").replace("−", "-").replace("＋", "+")
-        text = re.sub(r"(UP|ＵＰ|点|%)$", "", text, flags=re.I).strip()
-        try:
-            return int(text)
-        except ValueError:
-            try:
-                f = float(text)
-                if f.is_integer():
-                    return int(f)
-            except ValueError:
-                pass
-        self.findings.append(Finding("SHEET_NOT_INTEGER", pointer, {"value": raw}, cell))
+        if self.lenient:
+            number = text_number(re.sub(r"(UP|ＵＰ|点|%)$", "", nfkc(str(raw)), flags=re.I))
+            if isinstance(number, int):
+                return number
+            self.findings.append(Finding("SHEET_NOT_INTEGER", pointer, {"value": raw}, cell))
+            return str(raw)
+        self._text_in_number_cell(raw, pointer, cell, whole=True)
         return str(raw)
 
-    def to_number(self, raw: Any) -> Any:
-        """A number (whole numbers as int); text that is no number is kept for the check to name."""
+    def to_number(self, raw: Any, pointer: str = "", cell: str = "") -> Any:
+        """A number (whole numbers as int); anything else is kept as typed, with its finding."""
         if isinstance(raw, bool):
+            self.findings.append(Finding("SHEET_NOT_INTEGER", pointer, {"value": raw}, cell))
             return raw
         if isinstance(raw, (int, float)):
             return int(raw) if float(raw).is_integer() else raw
-        text = nfkc(str(raw)).replace(",", "").lstrip("'").replace("−", "-")
-        try:
-            f = float(text)
-        except ValueError:
-            return raw
-        return int(f) if f.is_integer() else f
+        self._text_in_number_cell(raw, pointer, cell, whole=False)
+        return raw
+
+    def _text_in_number_cell(self, raw: Any, pointer: str, cell: str, *, whole: bool) -> None:
+        """The finding for text where a number goes: ``SHEET_NUMBER_AS_TEXT`` when the text
+        reads as a number (``５``, ``'12``, ``1,000``, `` 3``: the formulas still do not count
+        it), else ``SHEET_NOT_INTEGER`` (a word, a space)."""
+        number = text_number(str(raw))
+        if number is not None and (not whole or float(number).is_integer()):
+            self.findings.append(Finding("SHEET_NUMBER_AS_TEXT", pointer,
+                                         {"value": raw, "number": number}, cell))
+        else:
+            self.findings.append(Finding("SHEET_NOT_INTEGER", pointer, {"value": raw}, cell))
 
     def to_bool(self, raw: Any, pointer: str, cell: str) -> Any:
-        if isinstance(raw, bool):
-            return raw
-        text = nfkc(str(raw)).lower()
-        if raw in ("○", "〇", "◯") or text in _TRUE:
+        """○ is True and × False, as the formulas compare them; anything else (〇, はい, TRUE) is
+        kept as typed, with its finding."""
+        if raw == _TRUE:
             return True
-        if text in _FALSE or raw in ("×", "✕"):
+        if raw == _FALSE:
             return False
+        if self.lenient:
+            text = raw if isinstance(raw, bool) else nfkc(str(raw)).lower()
+            if text in _LOOSE_TRUE:
+                return True
+            if text in _LOOSE_FALSE:
+                return False
         self.findings.append(Finding("SHEET_NOT_BOOL", pointer, {"value": raw}, cell))
-        return str(raw)
+        return raw if isinstance(raw, bool) else str(raw)
 
     def to_enum(self, raw: Any, list_id: str, pointer: str, cell: str) -> Any:
+        """The list's value for a label (or value) typed as the list has it, case aside: what
+        ``MATCH(cell, list, 0)`` finds. A number list's entry typed as text (``"１０"``) is
+        ``SHEET_NUMBER_AS_TEXT``; any other value not in the list ``SHEET_ENUM_UNKNOWN``."""
         if isinstance(raw, float) and raw.is_integer():
             raw = int(raw)
-        value = self._choices(list_id).get(nfkc(str(raw)).lower(), _UNLISTED)
+        key = raw.lower() if isinstance(raw, str) else raw
+        value = self._choices(list_id).get(key, _UNLISTED)
+        if value is _UNLISTED and self.lenient:
+            value = self._loose_choices(list_id).get(nfkc(str(raw)).lower(), _UNLISTED)
         if value is not _UNLISTED:
             return value
         items = self.lists.get(list_id, [])
+        number = text_number(raw) if isinstance(raw, str) else None
+        if number is not None and any(label == number or label == str(number) for _, label in items):
+            self.findings.append(Finding("SHEET_NUMBER_AS_TEXT", pointer, {"value": raw, "number": number}, cell))
+            return raw
         self.findings.append(Finding("SHEET_ENUM_UNKNOWN", pointer,
                                      {"value": raw, "choices": [label for _, label in items]}, cell))
         return raw
 
-    def _choices(self, list_id: str) -> dict[str, Any]:
-        """A list's choices by how a typed label or value compares (NFKC, lower case), the first
-        item winning where two compare alike; built once per list a reader meets."""
+    def _choices(self, list_id: str) -> dict[Any, Any]:
+        """A list's choices by how a cell compares with them in ``MATCH`` (text case aside, a
+        number list's labels as numbers), the first item winning where two compare alike;
+        built once per list a reader meets."""
         table = self._choice_tables.get(list_id)
         if table is None:
             table = self._choice_tables[list_id] = {}
             for value, label in reversed(self.lists.get(list_id, [])):
-                table[nfkc(str(value)).lower()] = value
-                table[nfkc(label).lower()] = value
+                shown = int(label) if isinstance(label, str) and re.fullmatch(r"-?\d+", label) else label
+                table[shown.lower() if isinstance(shown, str) else shown] = value
         return table
+
+    def _loose_choices(self, list_id: str) -> dict[str, Any]:
+        """A list's choices by label or value once widths and case are set aside (NFKC, lower
+        case): how an Excel function takes its argument."""
+        table = self._loose.get(list_id)
+        if table is None:
+            table = self._loose[list_id] = {}
+            for value, label in reversed(self.lists.get(list_id, [])):
+                table[nfkc(str(value)).lower()] = value
+                table[nfkc(str(label)).lower()] = value
+        return table
+
+
+def text_number(text: str) -> int | float | None:
+    """The number a text reads as once widths, a leading ``'``, thousands commas and spaces are
+    set aside (``１２``, ``'12``, ``1,000``, `` 3 ``), or None: what a player meant, named in
+    the finding that the cell holds text."""
+    folded = nfkc(text).lstrip("'").replace(",", "").replace("−", "-").replace(" ", "")
+    if not re.fullmatch(r"[-+]?(\d+(\.\d*)?|\.\d+)", folded):
+        return None
+    f = float(folded)
+    return int(f) if f.is_integer() else f
 
 
 _UNLISTED = object()

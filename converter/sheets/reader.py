@@ -22,6 +22,7 @@ import converter.sheets.kept as kept  # not `from . import kept`: the package im
 from .cells import CellReader, NamedCells
 from .layout import Table, defined_name
 from .system_sheet import sheet_systems, system_sheet
+from .typed_inputs import SHOWN
 
 if TYPE_CHECKING:
     from .system_sheet import SystemSheet
@@ -111,7 +112,9 @@ def read_cells(sheet: "SystemSheet", named: NamedCells, version: int | None = No
     declared_name = layout.raw.get("declared_total")
     if declared_name:
         rd.cells["/declared_total"] = rd.cell_of(declared_name)
-        declared = rd.to_int(rd.raw(declared_name), "/declared_total", rd.cells["/declared_total"])
+        raw = rd.raw(declared_name)
+        # 入力エラー: the formula's word while an input error stands (typed_inputs), no figure
+        declared = None if raw == SHOWN else rd.to_int(raw, "/declared_total", rd.cells["/declared_total"])
         if declared is not None:
             doc["declared_total"] = declared
     sheet.after_tables(doc, rd)

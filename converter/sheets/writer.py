@@ -25,6 +25,7 @@ from .page_setup import (HEADER_LINES, LINE_HEIGHT, MIN_WIDTH, VALUE_WIDTH, colu
 from .layout import Layout, Table, a1, col_index, defined_name, parse_a1, sheet_cell
 from .reader import opened, read_cells
 from .system_sheet import TRUE, FALSE
+from .typed_inputs import SHOWN, TypedCells, gated
 from .xlwings_flavour import FLAVOUR_PROPERTY, XLWINGS
 
 if TYPE_CHECKING:
@@ -110,6 +111,7 @@ def _build(sheet: "SystemSheet", doc: Mapping[str, Any] | None, opts: Mapping[st
     _write_inputs(writer, worksheets, ws_in, view, cached)
     _write_computed(writer, worksheets, doc, cached)
     sheet.finish(writer, ws_in)
+    writer.typed.red_rules(worksheets, _column_runs, fmt["bad"])
     writer.flush()
     _write_data_sheet(wb, ws_data, layout, flavour, kept_text)
     for ws in worksheets.values():  # the character's or unit's own sheets: measured widths
@@ -190,6 +192,14 @@ def _write_computed(writer: "SheetWriter", worksheets: Mapping[str, Any], doc: M
     kept as typed, as a hand-typed total would be."""
     layout = writer.layout
     declared = layout.raw.get("declared_total")
+    errors = layout.raw.get("input_errors")  # the 入力エラー cell and the totals it gates
+    errors_ref, gates = "", set()
+    if errors:
+        ws = worksheets[errors.get("sheet") or layout.input_sheet]
+        r, c = parse_a1(errors["cell"])
+        ws.write(r, c - 1, errors["label"], writer.fmt["label"])
+        writer.computed(ws, r, c, writer.typed.count_formula(_column_runs), writer.typed.errors, errors["name"])
+        errors_ref, gates = sheet_cell(ws.name, r, c), set(errors["gates"])
     for comp in layout.computed:
         ws = worksheets[comp.get("sheet") or layout.input_sheet]
         r, c = parse_a1(comp["cell"])
@@ -197,6 +207,9 @@ def _write_computed(writer: "SheetWriter", worksheets: Mapping[str, Any], doc: M
         value = cached.scalar(comp["formula"])
         if comp["name"] == declared and doc and doc.get("declared_total") not in (None, value):
             writer.input(ws, r, c, doc["declared_total"], "int", comp["name"], pointer="/declared_total")
+        elif comp["name"] in gates:
+            formula = gated(writer.sheet.formula(comp["formula"]), errors_ref)
+            writer.computed(ws, r, c, formula, SHOWN if writer.typed.errors else value, comp["name"])
         else:
             writer.computed(ws, r, c, writer.sheet.formula(comp["formula"]), value, comp["name"])
 
@@ -291,6 +304,7 @@ class SheetWriter:
         # label, a free-text field's) and the helper columns hidden from view and print.
         self._floors: dict[str, dict[int, float]] = {}
         self._helpers: dict[str, set[int]] = {}
+        self.typed = TypedCells()  # number and ○ cells: red when the formulas cannot count them
 
     def fold(self, ws, col: int) -> None:
         """Column ``col`` of ``ws`` is a helper column: folded away, out of print."""
@@ -401,8 +415,19 @@ class SheetWriter:
                                             "error_message": "このまま使えます（一覧にないものとして確認します）。"})
         else:
             self._raw(ws, r, c, value, fmt)
+        self._typed(ws, r, c, kind, value, list_id)
         if name:
             self.wb.define_name(name, "=" + sheet_cell(ws.name, r, c))
+
+    def _typed(self, ws, r: int, c: int, kind: str, value: Any, list_id: str | None) -> None:
+        """The cell to the 入力エラー count, with what it shows (a list's value as its label)."""
+        items = dict(self.lists.get(list_id or "", []))
+        labels = [str(label) for label in items.values()]
+        if kind in ("enum", "enum_int") and isinstance(value, Hashable) and value in items:
+            value = int(items[value]) if kind == "enum_int" else items[value]
+        elif kind == "bool" and not isinstance(value, bool):
+            value = None  # written blank
+        self.typed.add(ws.name, r, c, kind, value, labels)
 
     def not_in_list(self, ws, first_row: int, col: int, last_row: int, list_id: str | None) -> None:
         """Red where a cell holds a value its dropdown does not offer (pasted or legacy)."""

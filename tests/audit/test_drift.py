@@ -189,7 +189,7 @@ def test_a_hand_typed_total_is_replaced(tmp_path: Path) -> None:
     assert f.pointer == "/declared_total" and f.level is Severity.WARNING
     assert f.params["found"] == f.params["value"] == total - 20
     assert f.params["expected"] == total
-    assert f.params["formula"].startswith("=IFERROR(INDEX(rules.sizes,")
+    assert f.params["formula"].startswith("=IF('ユニット'!$F$8>0,\"入力エラー\",IFERROR(INDEX(rules.sizes,")
     assert str(total - 20) in f.message("ja") and str(total) in f.message("en")
 
 

@@ -72,7 +72,7 @@ def test_template_names_every_field_and_records_its_identity():
     for table in SHEET.catalog_sheet.tables:
         assert {f"catalog.{table.id}.{c.key}" for c in table.columns} <= names
     assert {"catalog.about", "catalog.name", "mechasheet.template"} <= names
-    assert cell_of(wb, "mechasheet.template").value == "mailgear/4"
+    assert cell_of(wb, "mechasheet.template").value == "mailgear/5"
     assert wb[layout.input_sheet].protection.sheet
 
 
@@ -258,8 +258,9 @@ def test_sheet_check_uses_the_catalog_sheet():
 
 
 def test_reader_takes_names_numbers_and_reports_cells(tmp_path: Path):
-    """A skill typed as a synonym is that skill; full-width digits are numbers; an unknown skill
-    and a word where a level goes are findings at their cells."""
+    """A skill typed as a synonym is that skill; full-width digits stored as text are reported
+    as text (the formulas do not count them); an unknown skill and a word where a level goes
+    are findings at their cells."""
     doc = load(MG_SAMPLES[0])
     target = write_sheet(doc, tmp_path / "p.xlsx", context=context_for(doc))
     wb = _open(target, data_only=False)
@@ -270,9 +271,10 @@ def test_reader_takes_names_numbers_and_reports_cells(tmp_path: Path):
     cell_of(wb, "mailgear.gear.stats.energy").value = "たくさん"
     wb.save(target)
     got = read_workbook(target)
-    assert got.document["skills"][1] == {"name": "クール&クール", "level": 2}
+    assert got.document["skills"][1] == {"name": "クール&クール", "level": "２"}
     report = check_path(target)
     found = {f.code: f.cell for f in report.findings}
+    assert found["SHEET_NUMBER_AS_TEXT"] == address(wb, "mailgear.skills.level", 1)
     assert found["SHEET_NOT_INTEGER"] == address(wb, "mailgear.gear.stats.energy")
     assert found["MG_SKILL_UNKNOWN"] == address(wb, "mailgear.skills.skill", 2)
     assert "MG_SKILL_ID_NAME_MISMATCH" not in found

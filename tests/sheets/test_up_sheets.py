@@ -94,7 +94,7 @@ def test_template_names_every_field_and_records_its_identity():
         assert {f"up.stats.{sid}", f"up.stats.{sid}.cost"} <= names
     assert {"up.totals.computed", "up.totals.remainder", "mechasheet.template"} <= names
     sheet, ref = next(iter(wb.defined_names["mechasheet.template"].destinations))
-    assert wb[sheet][ref.replace("$", "")].value == "up/3"
+    assert wb[sheet][ref.replace("$", "")].value == "up/4"
     assert wb[load_layout("up").input_sheet].protection.sheet
 
 
@@ -149,26 +149,28 @@ def test_too_many_weapons_is_an_error_not_a_cut(tmp_path: Path):
     assert not (tmp_path / "u.xlsx").exists()
 
 
-def test_reader_converts_text_numbers_and_reports_cells(tmp_path: Path):
-    """Full-width digits and numbers stored as text are read; a word where a number goes is a
-    finding with its cell, and check reports the cell too."""
+def test_reader_reports_text_in_number_cells_at_their_cells(tmp_path: Path):
+    """Full-width digits stored as text are reported as text (the formulas do not count them),
+    a word where a number goes too, each once at its cell; check names each cell."""
     path = write_sheet(load(UP_SAMPLES[0]), tmp_path / "u.xlsx")
     wb = openpyxl.load_workbook(path)
     def cell(name):
         sheet, ref = next(iter(wb.defined_names[name].destinations))
-        return wb[sheet][ref.replace("$", "").split(":")[0]], sheet, ref.replace("$", "")
-    c, _, _ = cell("up.budget")
+        return wb[sheet][ref.replace("$", "").split(":")[0]], f"{sheet}!{ref.replace('$', '')}"
+    c, budget = cell("up.budget")
     c.value = "１５００"
-    c, sheet, ref = cell("up.stats.en")
+    c, en = cell("up.stats.en")
     c.value = "たくさん"
     wb.save(path)
     doc, findings, cells = read_sheet(path)
-    assert doc["budget"] == 1500
-    assert [(f.code, f.cell) for f in findings] == [("SHEET_NOT_INTEGER", f"{sheet}!{ref}")]
+    assert doc["budget"] == "１５００"  # kept as typed
+    assert [(f.code, f.cell) for f in findings] == [("SHEET_NUMBER_AS_TEXT", budget), ("SHEET_NOT_INTEGER", en)]
+    assert findings[0].params["number"] == 1500
     from converter import check_path
     report = check_path(path)
     assert not report.valid
-    assert all(f.cell for f in report.findings if f.pointer)
+    assert [(f.code, f.cell) for f in report.findings if f.level.value == "error"] == \
+        [("SHEET_NUMBER_AS_TEXT", budget), ("SHEET_NOT_INTEGER", en)]
 
 
 def test_check_on_sheet_reports_hand_edited_total(tmp_path: Path):

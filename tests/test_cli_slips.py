@@ -76,13 +76,15 @@ def test_the_catalog_given_is_not_a_file_checked(capsys) -> None:
     assert kinds == ["catalog", "document"]  # JSON: the catalog's entry says what it is
 
 
-@pytest.mark.parametrize(("name", "code", "words"), [
-    ("メモ.txt", "INPUT_TEXT_FILE", "テキストファイル"), ("x.pdf", "INPUT_PDF_FILE", "PDF"),
-    ("old.xls", "INPUT_OTHER_WORKBOOK", ".xlsx 形式で保存し直して"), ("a.docx", "INPUT_UNKNOWN_FORMAT", ".json")])
-def test_a_file_that_is_no_sheet_gets_advice_for_its_format(capsys, tmp_path, name, code, words) -> None:
+@pytest.mark.parametrize(("name", "content", "code", "words"), [
+    ("メモ.txt", "メモ: 機体は後で".encode(), "INPUT_TEXT_FILE", "テキストファイル"),
+    ("x.pdf", b"%PDF-1.4\x00\x01", "INPUT_WRONG_FORMAT", "PDF"),
+    ("old.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(64), "INPUT_WRONG_FORMAT", "mechasheet import"),
+    ("a.docx", "ただのメモ".encode(), "INPUT_UNKNOWN_FORMAT", ".json")])
+def test_a_file_that_is_no_sheet_gets_advice_for_its_format(capsys, tmp_path, name, content, code, words) -> None:
     """A memo, a PDF, an old workbook: what the file is and what to do, not JSON's bracket advice."""
     path = tmp_path / name
-    path.write_bytes("メモ: 機体は後で".encode() if name.endswith(".txt") else b"%PDF-1.4\x00\x01")
+    path.write_bytes(content)
     assert main(["check", str(path)]) == 2
     out = capsys.readouterr().out
     assert code in out and words in out and "括弧" not in out and "JSON として読めません" not in out

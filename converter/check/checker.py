@@ -58,18 +58,15 @@ def check_source(source: Source, options: Mapping[str, str] | None = None,
 
 
 def _format_advice(path: str, f: Finding) -> Finding:
-    """``f``, unless it says a file whose name does not end in .json is not JSON: then what
-    the file is by its suffix, and what mechasheet reads instead."""
+    """``f``, unless it says a text file whose name does not end in .json is not JSON: then that
+    it is a memo or a file of a kind not read (a workbook, PDF or image is named by its content
+    already, io.files.wrong_format), and what mechasheet reads instead."""
     from pathlib import PurePath
 
     suffix = PurePath(path).suffix.lower()
     if f.code not in ("INPUT_NOT_JSON", "INPUT_NOT_TEXT") or suffix in ("", ".json") or path == "<stdin>":
         return f
-    # what the file is by its suffix: a memo, a PDF, a workbook saved in another format
-    code = {".txt": "INPUT_TEXT_FILE", ".csv": "INPUT_TEXT_FILE", ".tsv": "INPUT_TEXT_FILE",
-            ".md": "INPUT_TEXT_FILE", ".pdf": "INPUT_PDF_FILE", ".xls": "INPUT_OTHER_WORKBOOK",
-            ".xlsb": "INPUT_OTHER_WORKBOOK", ".ods": "INPUT_OTHER_WORKBOOK",
-            ".numbers": "INPUT_OTHER_WORKBOOK"}.get(suffix, "INPUT_UNKNOWN_FORMAT")
+    code = "INPUT_TEXT_FILE" if suffix in (".txt", ".csv", ".tsv", ".md") else "INPUT_UNKNOWN_FORMAT"
     return Finding(code, f.pointer, {"file": path, "suffix": suffix}, f.cell)
 
 

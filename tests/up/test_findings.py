@@ -293,8 +293,8 @@ def test_a_gm_reads_the_sheet_label_not_the_json_key(tmp_path) -> None:
 
 
 def test_one_typed_value_gives_one_error(tmp_path) -> None:
-    """「実弾」 typed at 武装!F4 (issue 35.10): the rules' UP_WEAPON_ATTRIBUTE, which names 属性, and not
-    also the reader's SHEET_ENUM_UNKNOWN for the same cell."""
+    """「実弾」 typed at 武装!F4 (issue 35.10): the reader's SHEET_ENUM_UNKNOWN, the sheet's own red
+    cell with its list's choices, and not also the rules' UP_WEAPON_ATTRIBUTE for the same cell."""
     import openpyxl
 
     from converter import check_paths
@@ -305,18 +305,17 @@ def test_one_typed_value_gives_one_error(tmp_path) -> None:
     wb["武装"]["F4"] = "実弾"
     wb.save(sheet)
     errors = [f for f in check_paths([sheet]).files[0].findings if f.level is Severity.ERROR]
-    assert [(f.code, f.cell) for f in errors] == [("UP_WEAPON_ATTRIBUTE", "武装!F4")]
-    assert "属性「実弾」" in errors[0].message("ja")
+    assert [(f.code, f.cell) for f in errors] == [("SHEET_ENUM_UNKNOWN", "武装!F4")]
+    assert "「実弾」は選択肢にありません" in errors[0].message("ja") and "実体" in errors[0].message("ja")
 
 
-def test_the_sheets_words_win_over_the_schemas_list_of_ids() -> None:
-    """Where only the schema checks a listed value, the reader's 「セルのリストから」 error is kept
-    and the schema's (whose choices are ids) is dropped; either way one error at the value."""
-    from converter.check.checker import _one_per_value
+def test_the_sheets_words_win_over_the_schemas_and_the_rules() -> None:
+    """Where the reader named a typed value, the schema's (whose choices are ids) and the rules'
+    findings at it or below it are dropped: one error at the value, in the sheet's words."""
+    from converter.check.checker import _read_as_typed
     from converter.core.findings import Finding
 
     read = [Finding("SHEET_ENUM_UNKNOWN", "/x", {"value": "ほげ", "choices": ["あ"]}, "A1")]
     schema = [Finding("SCHEMA_ENUM", "/x", {"value": "ほげ", "choices": ["a"]})]
-    assert [f.code for f in _one_per_value(read, schema)] == ["SHEET_ENUM_UNKNOWN"]
-    rules = [Finding("UP_MORALE_UNKNOWN", "/x", {"value": "ほげ"})]
-    assert [f.code for f in _one_per_value(read, schema + rules)] == ["UP_MORALE_UNKNOWN"]
+    rules = [Finding("UP_MORALE_UNKNOWN", "/x", {"value": "ほげ"}), Finding("UP_MORALE_UNKNOWN", "/y", {"value": "x"})]
+    assert [f.pointer for f in _read_as_typed(read, {}, schema + rules)] == ["/y"]

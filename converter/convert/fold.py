@@ -5,7 +5,10 @@ A changed field of B is named by rows of the direction B → A; the rows' other 
 counterparts in A. A weapon keeps its place: B's weapon i is the model's weapon i, which came from
 the weapon A's lift read at ``Weapon.source`` (up's 撃ち分け variants take no place in B), so a
 counterpart under B's weapon i lands on that weapon of A. Any other ``*`` (skills, engagements)
-names the whole list: a pilot's skills convert as a table. Standard library only.
+names the whole list: a pilot's skills convert as a table. A single counterpart is taken only
+where the edit moved it (B as edited and B as converted, each converted afresh, differ there), and
+a stat of B that sets a field of every weapon of A goes back to the weapons it came from only.
+Standard library only.
 """
 from __future__ import annotations
 
@@ -59,11 +62,20 @@ def _home(ptr: str, system: str, homes: Sequence[str]) -> str | None:
 
 
 def fold(original: MappingType[str, Any], fresh: MappingType[str, Any], edited: Sequence[str],
-         rows: Sequence[Row], b_system: str, a_system: str, homes: Sequence[str]) -> Fold:
+         rows: Sequence[Row], b_system: str, a_system: str, homes: Sequence[str],
+         unedited: MappingType[str, Any] | None = None) -> Fold:
     """``original`` (the carried A) with the counterparts of the ``edited`` fields of B taken from
     ``fresh`` (B as edited, converted into A afresh); ``homes`` are the source pointers of A's
-    lifted weapons, in the model's order."""
+    lifted weapons, in the model's order.
+
+    ``unedited`` (B as it was converted, converted into A afresh) tells what the edit moved: a
+    single counterpart is taken only where ``fresh`` differs from it (so rounding on the way
+    never rewrites a field the edit did not reach), and a gear or pilot stat of B whose
+    counterparts lie in every weapon of A (mailgear's CR..LR, up's accuracy) goes back only to the
+    weapons that stat came from: those the edit moved whose value the unedited way back kept
+    (else the nearest to it), never to every weapon reaching the band."""
     patterns: list[str] = []
+    edit_of: dict[str, list[str]] = {}  # each pattern's edits
     lost = []
     for ptr in edited:
         named = [r for r in rows if any(matches(p, ptr) for p in r.sources) and r.targets]
@@ -71,21 +83,41 @@ def fold(original: MappingType[str, Any], fresh: MappingType[str, Any], edited: 
             lost.append(ptr)
             continue
         index = _weapon_index(ptr, b_system)
-        patterns.extend(_bound(t, a_system, index) for r in named for t in r.targets)
+        for t in (_bound(t, a_system, index) for r in named for t in r.targets):
+            patterns.append(t)
+            edit_of.setdefault(t, []).append(ptr)
     before, after = leaves(original), leaves(fresh)
+    base = leaves(unedited).values if unedited is not None else None
     values = dict(before.values)
     changed: list[str] = []
     wanted = {}
+    spread: dict[str, tuple[str, Any]] = {}  # a weapon leaf moved by a stat of B: fresh pointer -> home, value
     for ptr, value in after.values.items():
         home = _home(ptr, a_system, homes)
-        if home is not None and any(matches(p, ptr) for p in patterns):
+        hits = [p for p in patterns if matches(p, ptr)]
+        if home is None or not hits:
+            continue
+        if base is None or any(_listed(p, a_system) for p in hits):
             wanted[home] = value
+        elif ptr in base and _same(base[ptr], value):
+            continue  # the edit did not move it
+        elif all(_spread(p, a_system) for p in hits):
+            spread[ptr] = (home, value)
+        else:
+            wanted[home] = value
+    wanted.update(_origins(spread, before.values, base or {}))
+    for home in [h for h in wanted if _under_scalar(h, before.values)]:
+        # a counterpart inside what A holds as a plain value (a pp character's machine: null)
+        del wanted[home]
+        there = _fresh_of(home, a_system, homes)
+        lost.extend(e for p in patterns if matches(p, there) for e in edit_of[p] if e not in lost)
     for ptr in list(values):  # a counterpart the fresh A no longer has goes
-        if ptr not in wanted and any(matches(p, _fresh_of(ptr, a_system, homes)) for p in patterns):
+        there = _fresh_of(ptr, a_system, homes)
+        if ptr not in wanted and there not in after.values and any(matches(p, there) for p in patterns):
             del values[ptr]
             changed.append(ptr)
     for ptr, value in wanted.items():
-        if ptr not in values or (type(values[ptr]), values[ptr]) != (type(value), value):
+        if ptr not in values or not _same(values[ptr], value):
             values[ptr] = value
             changed.append(ptr)
     shapes = {home: kind for ptr, kind in after.shapes.items()
@@ -94,6 +126,53 @@ def fold(original: MappingType[str, Any], fresh: MappingType[str, Any], edited: 
     order = list(before.values) + [p for p in wanted if p not in before.values]
     document = Leaves({p: values[p] for p in order if p in values}, shapes).rebuild()
     return Fold(document, changed, lost)
+
+
+def _under_scalar(ptr: str, values: MappingType[str, Any]) -> bool:
+    """Whether a proper prefix of ``ptr`` is a leaf (a value, not a container) of ``values``."""
+    parts = parse(ptr)
+    return any(pointer(*parts[:k]) in values for k in range(1, len(parts)))
+
+
+def _same(x: Any, y: Any) -> bool:
+    return (type(x), x) == (type(y), y)
+
+
+def _spread(pattern: str, system: str) -> bool:
+    """Whether ``pattern`` names one field of every weapon (an unbound weapon ``*``, no other)."""
+    prefix = WEAPON_LISTS[system] + "/*"
+    return pattern.startswith(prefix) and "*" not in pattern[len(prefix):]
+
+
+def _listed(pattern: str, system: str) -> bool:
+    """Whether ``pattern`` names a whole list (a ``*`` not a weapon's): such a list comes back whole."""
+    parts = parse(pattern)
+    base = parse(WEAPON_LISTS[system])
+    if parts[: len(base)] == base and len(parts) > len(base):
+        parts = parts[len(base) + 1:]
+    return "*" in parts or "**" in parts
+
+
+def _origins(spread: dict[str, tuple[str, Any]], original: MappingType[str, Any],
+             base: MappingType[str, Any]) -> dict[str, Any]:
+    """Of the weapon leaves a stat's edit moved, those the stat came from: the ones the unedited
+    way back kept as they were in A (taking the fresh value); if none, those nearest in A to what
+    it gave, moved by as much as the edit moved it (the target may have to snap it to a step)."""
+    kept = {home: value for ptr, (home, value) in spread.items()
+            if home in original and ptr in base and _same(original[home], base[ptr])}
+    if kept or not spread:
+        return kept
+    gaps = {ptr: abs(original[h] - base[ptr]) for ptr, (h, _) in spread.items()
+            if _number(original.get(h)) and _number(base.get(ptr))}
+    if not gaps:
+        return {home: value for home, value in spread.values()}
+    near = min(gaps.values())
+    return {spread[ptr][0]: original[spread[ptr][0]] + (spread[ptr][1] - base[ptr])
+            for ptr, gap in gaps.items() if gap == near}
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def _fresh_of(ptr: str, system: str, homes: Sequence[str]) -> str:

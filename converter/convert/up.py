@@ -107,6 +107,16 @@ def _nearest(value: float | Fraction, allowed: list[int]) -> int:
     return min(allowed, key=lambda a: (abs(a - value), a))
 
 
+def accuracy_step(value: int, was: int) -> int:
+    """``value`` (a weapon's accuracy moved from ``was`` by a fold) on one of up's steps: the
+    nearest step not short of the move (up has no +35: 30 raised by 5 becomes 40)."""
+    allowed = sorted(tables().accuracy)
+    if value in allowed:
+        return value
+    ahead = [a for a in allowed if (a > value if value > was else a < value)]
+    return min(ahead, key=lambda a: abs(a - value)) if ahead else _nearest(value, allowed)
+
+
 def _wanted(machine: Machine, low: Lowering) -> dict[str, Fraction]:
     """Each stat the model has, in up's units and exact (rounded once, per size, in ``_fit``)."""
     m = low.mapping

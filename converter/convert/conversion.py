@@ -16,7 +16,7 @@ from .fold import fold
 from .leaves import leaves
 from .mapping import SYSTEMS, Mapping, Row, load_mapping
 from .model import Sheet
-from .units import Lowering
+from .units import Lowering, pips
 
 LIFT: dict[str, Callable[[MappingType[str, Any]], Sheet]] = {"up": up.lift, "mailgear": mailgear.lift, "pp": pp.lift}
 LOWER: dict[str, Callable[[Sheet, Lowering], dict[str, Any]]] = {"up": up.lower, "mailgear": mailgear.lower,
@@ -145,7 +145,11 @@ def _fold_back(edits: tuple[dict[str, Any], list[str], dict[str, Any]], fresh: d
     lifted = LIFT[to](original).machine
     homes = [w.source for w in lifted.weapons] if lifted is not None else []
     unedited = LOWER[to](LIFT[source_system](as_was), Lowering(mp, low.catalog, band=source_band(as_was, mp)))
-    got = fold(original, fresh, fields, mp.direction(source_system, to), source_system, to, homes, unedited)
+    back = LIFT[to](unedited).machine
+    strength = [None if w.accuracy is None else pips(w.accuracy, mp) + (2 if w.guided else 0)
+                for w in (back.weapons if back is not None else [])]
+    got = fold(original, fresh, fields, mp.direction(source_system, to), source_system, to, homes, unedited,
+               strength)
     if to == "mailgear":
         _without_bonuses(got.document, original, got.changed)
     if to == "up":

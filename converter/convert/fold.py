@@ -63,7 +63,7 @@ def _home(ptr: str, system: str, homes: Sequence[str]) -> str | None:
 
 def fold(original: MappingType[str, Any], fresh: MappingType[str, Any], edited: Sequence[str],
          rows: Sequence[Row], b_system: str, a_system: str, homes: Sequence[str],
-         unedited: MappingType[str, Any] | None = None) -> Fold:
+         unedited: MappingType[str, Any] | None = None, strength: Sequence[Any] = ()) -> Fold:
     """``original`` (the carried A) with the counterparts of the ``edited`` fields of B taken from
     ``fresh`` (B as edited, converted into A afresh); ``homes`` are the source pointers of A's
     lifted weapons, in the model's order.
@@ -73,7 +73,8 @@ def fold(original: MappingType[str, Any], fresh: MappingType[str, Any], edited: 
     never rewrites a field the edit did not reach), and a gear or pilot stat of B whose
     counterparts lie in every weapon of A (mailgear's CR..LR, up's accuracy) goes back only to the
     weapons that stat came from: those the edit moved whose value the unedited way back kept
-    (else the nearest to it), never to every weapon reaching the band."""
+    (else the nearest to it), never to every weapon reaching the band. ``strength`` ranks the
+    weapons of ``unedited`` (their accuracy in pips, 誘導 included): of those kept, the band's best."""
     patterns: list[str] = []
     edit_of: dict[str, list[str]] = {}  # each pattern's edits
     lost = []
@@ -105,7 +106,9 @@ def fold(original: MappingType[str, Any], fresh: MappingType[str, Any], edited: 
             spread[ptr] = (home, value)
         else:
             wanted[home] = value
-    wanted.update(_origins(spread, before.values, base or {}))
+    wanted.update(_origins(spread, before.values, base or {},
+                           {p: strength[i] for p in spread if (i := _weapon_index(p, a_system)) is not None
+                            and i < len(strength) and strength[i] is not None}))
     for home in [h for h in wanted if _under_scalar(h, before.values)]:
         # a counterpart inside what A holds as a plain value (a pp character's machine: null)
         del wanted[home]
@@ -154,14 +157,19 @@ def _listed(pattern: str, system: str) -> bool:
 
 
 def _origins(spread: dict[str, tuple[str, Any]], original: MappingType[str, Any],
-             base: MappingType[str, Any]) -> dict[str, Any]:
+             base: MappingType[str, Any], strength: MappingType[str, Any]) -> dict[str, Any]:
     """Of the weapon leaves a stat's edit moved, those the stat came from: the ones the unedited
-    way back kept as they were in A (taking the fresh value); if none, those nearest in A to what
+    way back kept as they were in A, the best of them (taking the fresh value); if none, those nearest in A to what
     it gave, moved by as much as the edit moved it (the target may have to snap it to a step)."""
-    kept = {home: value for ptr, (home, value) in spread.items()
+    kept = {ptr: (home, value) for ptr, (home, value) in spread.items()
             if home in original and ptr in base and _same(original[home], base[ptr])}
-    if kept or not spread:
-        return kept
+    if kept:  # of those, the band's best (a weapon's own offset may travel with it: 「命中-1」)
+        if all(ptr in strength for ptr in kept):
+            top = max(strength[ptr] for ptr in kept)
+            return {home: value for ptr, (home, value) in kept.items() if strength[ptr] == top}
+        return {home: value for home, value in kept.values()}
+    if not spread:
+        return {}
     gaps = {ptr: abs(original[h] - base[ptr]) for ptr, (h, _) in spread.items()
             if _number(original.get(h)) and _number(base.get(ptr))}
     if not gaps:

@@ -114,9 +114,18 @@ def fold(original: MappingType[str, Any], fresh: MappingType[str, Any], edited: 
         del wanted[home]
         there = _fresh_of(home, a_system, homes)
         lost.extend(e for p in patterns if matches(p, there) for e in edit_of[p] if e not in lost)
-    for ptr in list(values):  # a counterpart the fresh A no longer has goes
+    # a counterpart the fresh A no longer has goes, when the edit took it (the unedited way back
+    # had it: a pp feat no mailgear skill carried stays)
+    for ptr in list(values):
         there = _fresh_of(ptr, a_system, homes)
-        if ptr not in wanted and there not in after.values and any(matches(p, there) for p in patterns):
+        if ptr not in wanted and there not in after.values and any(matches(p, there) for p in patterns) \
+                and not _unplaced(ptr, a_system, homes) and (base is None or there in base):
+            del values[ptr]
+            changed.append(ptr)
+    for ptr in list(values):  # and with it the rest of a list's item the fresh list no longer has
+        if ptr not in wanted and not _unplaced(ptr, a_system, homes) \
+                and _item_gone(ptr, patterns, a_system, after.values) \
+                and (base is None or not _item_gone(ptr, patterns, a_system, base)):
             del values[ptr]
             changed.append(ptr)
     for ptr, value in wanted.items():
@@ -129,6 +138,29 @@ def fold(original: MappingType[str, Any], fresh: MappingType[str, Any], edited: 
     order = list(before.values) + [p for p in wanted if p not in before.values]
     document = Leaves({p: values[p] for p in order if p in values}, shapes).rebuild()
     return Fold(document, changed, lost)
+
+
+def _item_gone(ptr: str, patterns: Sequence[str], system: str, fresh: MappingType[str, Any]) -> bool:
+    """Whether ``ptr`` lies in an item of a list that comes back whole (a pp character's skills)
+    at a place the fresh list does not reach: its other fields (notes) go with the item."""
+    parts = parse(ptr)
+    for pattern in patterns:
+        if not _listed(pattern, system) or pattern.startswith(WEAPON_LISTS[system] + "/"):
+            continue
+        want = parse(pattern)
+        star = want.index("*") if "*" in want else -1
+        if star < 0 or len(parts) <= star or parts[:star] != want[:star] or not parts[star].isdigit():
+            continue
+        item = pointer(*parts[: star + 1])
+        if not any(p == item or p.startswith(item + "/") for p in fresh):
+            return True
+    return False
+
+
+def _unplaced(ptr: str, system: str, homes: Sequence[str]) -> bool:
+    """Whether ``ptr`` lies in an item of A's weapon list no lifted weapon came from (a mailgear
+    option among the weapons): the fresh A's list has no place for it, so it stays as it is."""
+    return _weapon_index(ptr, system) is not None and not any(ptr == h or ptr.startswith(h + "/") for h in homes)
 
 
 def _under_scalar(ptr: str, values: MappingType[str, Any]) -> bool:

@@ -19,9 +19,11 @@ from converter.convert import convert
 from converter.convert.conversion import LIFT
 from converter.convert.leaves import leaves, matches
 from converter.convert.mapping import load_mapping
+from converter.core.errors import InputError
 from converter.core.pointers import get, put
 from converter.rules.up.tables import tables
 from converter.sheets.source import load_catalog
+from tests.strategies import mailgear_pilot, pp_character, up_unit
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = load_catalog(ROOT / "samples/mailgear/.catalog/catalog-example.json")
@@ -85,6 +87,27 @@ def test_one_edited_field_changes_only_its_counterpart(a: str, b: str, data) -> 
     assert not stray, (ptr, by, sorted(stray))
 
 
+DOCUMENTS = {"up": up_unit(), "mailgear": mailgear_pilot(), "pp": pp_character()}
+
+
+@pytest.mark.parametrize("a,b", PAIRS, ids=[f"{a}->{b}->{a}" for a, b in PAIRS])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_one_edited_field_of_a_generated_document_changes_only_its_counterpart(a: str, b: str, data) -> None:
+    """As above, for generated documents of every system (no machine into up is refused)."""
+    doc = data.draw(DOCUMENTS[a], label="document")
+    try:
+        there = convert(doc, b, catalog=CATALOG, check=False).document
+    except InputError:
+        return
+    ptr = data.draw(st.sampled_from(_numbers(there)), label="field")
+    put(there, ptr, get(there, ptr) + data.draw(st.sampled_from([-1, 1, 2]), label="by"))
+    back = convert(there, a, catalog=CATALOG, check=False).document
+    lifted = LIFT[a](doc).machine
+    named = _counterparts(ptr, a, b, [w.source for w in lifted.weapons] if lifted is not None else [])
+    assert not {p for p in _diff(doc, back) if not any(matches(t, p) for t in named)}, ptr
+
+
 @pytest.mark.parametrize("name", [p.stem for p in SAMPLES["up"]])
 def test_a_raised_band_stat_moves_only_its_own_weapon(name: str) -> None:
     """An up sample → mailgear, CR raised by one, back: only the weapons CR came from change (the
@@ -106,3 +129,18 @@ def test_a_raised_band_stat_moves_only_its_own_weapon(name: str) -> None:
         assert int(w.get("min_range", 1)) == 1  # it reaches CR
         assert 0 < get(back, p) - w.get("accuracy", 0) <= 10  # one pip: 10 %
         assert get(back, p) in tables().accuracy
+
+
+def test_a_skill_list_shorter_on_the_way_back_folds_whole_items() -> None:
+    """A pp character whose ten skills become fewer mailgear skills: a mailgear skill's level
+    edited folds the skill list back as a table, each item whole (no item left with only its
+    notes), and nothing outside the list changes."""
+    skill = {"name": "直接砲撃", "level": 0, "attribute": "body"}
+    doc = {"system": "pp", "format": 1, "name": "砲手",
+           "attributes": {"body": 3, "reflex": 3, "sense": 3, "mind": 3, "social": 3},
+           "skills": [{**skill, "notes": "=1+1"}, *[dict(skill) for _ in range(8)], {**skill, "level": 3}]}
+    there = convert(doc, "mailgear", catalog=CATALOG, check=False).document
+    there["skills"][0]["level"] += 1
+    back = convert(there, "pp", catalog=CATALOG, check=False).document
+    assert all(p.startswith("/skills/") for p in _diff(doc, back))
+    assert all("name" in s and "level" in s for s in back["skills"])

@@ -16,7 +16,7 @@ from .fold import fold
 from .leaves import leaves
 from .mapping import SYSTEMS, Mapping, Row, load_mapping
 from .model import Sheet
-from .units import Lowering
+from .units import Lowering, pips
 
 LIFT: dict[str, Callable[[MappingType[str, Any]], Sheet]] = {"up": up.lift, "mailgear": mailgear.lift, "pp": pp.lift}
 LOWER: dict[str, Callable[[Sheet, Lowering], dict[str, Any]]] = {"up": up.lower, "mailgear": mailgear.lower,
@@ -97,7 +97,7 @@ def convert(document: MappingType[str, Any], to: str, mapping: Mapping | str | P
             findings.append(Finding("CONVERT_EXAMPLE_CATALOG", "", {"given": catalog is not None}))
     source = carried.without_key(document)
     held = carried.carried(document)
-    edits: tuple[dict[str, Any], list[str]] | None = None
+    edits: tuple[dict[str, Any], list[str], dict[str, Any]] | None = None
     if held is not None and held.get("from") == to and to != source_system:
         if carried.unedited(document):
             target = copy.deepcopy(dict(held["source"]))
@@ -105,11 +105,12 @@ def convert(document: MappingType[str, Any], to: str, mapping: Mapping | str | P
             return _finish(target, accounts.identity(to, leaves(carried.without_key(target)), RESTORED),
                            findings, document, catalog, check, attach=False)
         original = dict(held["source"])
-        again = leaves(carried.without_key(convert(original, source_system, mp, catalog, check=False).document))
+        as_was = carried.without_key(convert(original, source_system, mp, catalog, check=False).document)
+        again = leaves(as_was)
         now = leaves(source)
         fields = _changed(again.values, now.values)
         if set(again.values) == set(now.values):  # values edited, no field added or removed: fold
-            edits = (original, fields)
+            edits = (original, fields, as_was)
         else:
             findings.append(Finding("CONVERT_EDITED", "/extra/" + carried.KEY, {"fields": fields[:20], "count": len(fields)}))
     if source_system == to:
@@ -134,17 +135,25 @@ def convert(document: MappingType[str, Any], to: str, mapping: Mapping | str | P
     return _finish(target, account, findings, document, catalog, check, attach=True)
 
 
-def _fold_back(edits: tuple[dict[str, Any], list[str]], fresh: dict[str, Any], mp: Mapping, source_system: str,
+def _fold_back(edits: tuple[dict[str, Any], list[str], dict[str, Any]], fresh: dict[str, Any], mp: Mapping, source_system: str,
                to: str, low: Lowering, findings: list[Finding], document: MappingType[str, Any], catalog: Any,
                check: bool) -> Conversion:
     """The carried source with only the edited fields' counterparts taken from ``fresh`` (the
-    edited document converted afresh), the edits named and those with no counterpart said."""
-    original, fields = edits
+    edited document converted afresh), the edits named and those with no counterpart said; B as
+    it was converted, converted back afresh, tells which counterparts the edits moved."""
+    original, fields, as_was = edits
     lifted = LIFT[to](original).machine
     homes = [w.source for w in lifted.weapons] if lifted is not None else []
-    got = fold(original, fresh, fields, mp.direction(source_system, to), source_system, to, homes)
+    unedited = LOWER[to](LIFT[source_system](as_was), Lowering(mp, low.catalog, band=source_band(as_was, mp)))
+    back = LIFT[to](unedited).machine
+    strength = [None if w.accuracy is None else pips(w.accuracy, mp) + (2 if w.guided else 0)
+                for w in (back.weapons if back is not None else [])]
+    got = fold(original, fresh, fields, mp.direction(source_system, to), source_system, to, homes, unedited,
+               strength)
     if to == "mailgear":
         _without_bonuses(got.document, original, got.changed)
+    if to == "up":
+        _accuracy_steps(got.document, original, got.changed)
     where = "/extra/" + carried.KEY
     findings.append(Finding("CONVERT_FOLDED", where, {"fields": fields[:20], "count": len(fields),
                                                       "changed": got.changed[:20], "system": to}))
@@ -185,6 +194,14 @@ def _without_bonuses(folded: dict[str, Any], original: MappingType[str, Any], ch
         if ptr.startswith("/gear/stats/") and isinstance(stats.get(stat), (int, float)) \
                 and isinstance(base.get(stat), (int, float)) and stat in effective:
             stats[stat] = stats[stat] - int(effective[stat] - base[stat])
+
+
+def _accuracy_steps(folded: dict[str, Any], original: MappingType[str, Any], changed: list[str]) -> None:
+    """A weapon's accuracy a fold moved lands on one of up's steps."""
+    for k, w in enumerate(folded.get("weapons") or []):
+        was = (original.get("weapons") or [])[k] if k < len(original.get("weapons") or []) else {}
+        if f"/weapons/{k}/accuracy" in changed and isinstance(w, dict) and isinstance(w.get("accuracy"), int):
+            w["accuracy"] = up.accuracy_step(w["accuracy"], int(was.get("accuracy", 0)) if isinstance(was, dict) else 0)
 
 
 def _changed(before: MappingType[str, Any], after: MappingType[str, Any]) -> list[str]:

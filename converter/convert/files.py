@@ -106,6 +106,12 @@ def _finding_line(f: Finding, lang: str) -> str:
     return f"  [{texts(lang)['report_' + f.level.value]}]{where} {f.message(lang)}\n"
 
 
+def _authority(source: str, t: dict[str, str]) -> str:
+    """An anchor's authority in the reader's words: the tool's proposal and the catalog said in
+    the run's language, a seed's line as it is."""
+    return "; ".join(t.get(f"convert_authority_{part}", part) for part in source.split("; "))
+
+
 def _grouped(entries: list[Any], lang: str) -> list[str]:
     """The entries of one side, one reason per group: each (kind, row) once, with the pointers it
     covers beneath it (wrapped), in the order they first appear."""
@@ -138,7 +144,7 @@ def render_text(conversion: Conversion, lang: str = "ja") -> str:
         out.append(t["convert_anchors"] + "\n")
         for a in acc.anchors:
             values = " / ".join(f"{v:g}" for v in a.values)
-            out.append(f"  {a.system:<8} {a.quantity:<10} {a.field:<32} {values}  ({a.source})\n")
+            out.append(f"  {a.system:<8} {a.quantity:<10} {a.field:<32} {values}  ({_authority(a.source, t)})\n")
     for side in ("source", "target"):
         counts = ", ".join(f"{t['convert_kind_' + k]} {n}" for k, n in acc.counts(side).items())
         out.append(t[f"convert_{side}_fields"].format(counts=counts) + "\n")

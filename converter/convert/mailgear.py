@@ -6,6 +6,7 @@ from the catalog in use (``anchors_from_catalog``).
 """
 from __future__ import annotations
 
+import re
 from statistics import median
 from typing import Any, Mapping as MappingType
 
@@ -27,6 +28,11 @@ _QUANTITY = {"durability": "durability", "energy": "energy", "output": "power", 
 SHIELD, BARRIERS = "シールド", ("チャフ・キャンセラー", "マグネット・バリア")
 #: the word a weapon's notes carry when it is a melee weapon reaching beyond CR (up's 格闘 range 2)
 MELEE, RANGED = "格闘武器", "射撃武器"
+#: a guided weapon (up's 誘導, pp's 追尾性): its band stat holds the +2 its accuracy does not
+GUIDED = "誘導"
+#: a weapon's accuracy apart from its best band stat, in a weapon's notes (「命中-2」): mailgear's
+#: CR..LR are per band, so without it every weapon of a band comes back with the band's best
+ACCURACY = re.compile(r"^命中([+-]\d+)$")
 _Values = tuple[float, float, float]  # an anchor's floor, standard and peak
 
 
@@ -157,10 +163,14 @@ def _lift_weapon(item: MappingType[str, Any], k: int, machine: Machine, output: 
             for key, label in (("energy", "消費エネルギー"), ("uses", "回数"), ("slots", "スロット"),
                                ("durability", "耐久")) if item.get(key) is not None]
     words = str(item.get("notes") or "").split("; ")
+    apart = next((int(hit.group(1)) for word in words if (hit := ACCURACY.match(word))), 0)
+    guided = GUIDED in words
+    if best is not None and (apart or guided):
+        best = Measure(best.value + apart - (2 if guided else 0), best.system, best.quantity, best.field)
     return Weapon(name=str(item.get("name", "")), melee=bands == ("close",) and RANGED not in words or MELEE in words,
                   bands=bands or ("close",),
                   damage=Measure(7 + output + int(item.get("extra_damage", 0) or 0), SYSTEM, "damage"),
-                  accuracy=best, usage={"energy": item.get("energy"), "uses": item.get("uses")},
+                  accuracy=best, guided=guided, usage={"energy": item.get("energy"), "uses": item.get("uses")},
                   notes=sheet.notes_of(f"/equipment/{k}", item.get("notes")), text=text, source=f"/equipment/{k}")
 
 
@@ -206,7 +216,7 @@ def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     if raw and raw.get("name"):
         doc["catalog"] = raw["name"]
     doc.update({"pilot": pilot, "skills": skills, "gear": gear})
-    doc["equipment"] = _equipment(machine, stats["output"], raw, low)  # required, even empty
+    doc["equipment"] = _equipment(machine, stats, raw, low)  # required, even empty
     if sheet.notes is not None:
         doc["notes"] = sheet.notes
     if sheet.extra:
@@ -288,10 +298,10 @@ def _band_stats(machine: Machine, low: Lowering, std: MappingType[str, _Values])
     return stats
 
 
-def _equipment(machine: Machine, output: int, raw: MappingType[str, Any] | None,
+def _equipment(machine: Machine, stats: MappingType[str, int], raw: MappingType[str, Any] | None,
                low: Lowering) -> list[dict[str, Any]]:
     """The weapons, then a shield and a barrier option, as many as the slots hold (the rest said)."""
-    items = [_weapon(w, k, output, low) for k, w in enumerate(machine.weapons)]
+    items = [_weapon(w, k, low, stats) for k, w in enumerate(machine.weapons)]
     if machine.shield:
         items.append(_option(raw, SHIELD, {"arm": "left"}))
     if machine.barrier:
@@ -310,8 +320,11 @@ def _equipment(machine: Machine, output: int, raw: MappingType[str, Any] | None,
     return kept
 
 
-def _weapon(w: Weapon, k: int, output: int, low: Lowering) -> dict[str, Any]:
+def _weapon(w: Weapon, k: int, low: Lowering, stats: MappingType[str, int]) -> dict[str, Any]:
+    """A weapon item: its bands, extra damage by share, energy or uses, and in its notes what
+    mailgear's bands cannot say (melee beyond CR, ranged at CR, guided, accuracy apart from its band)."""
     m = low.mapping
+    output = stats["output"]
     bands = [SHARED_TO_BAND[b] for b in ("close", "short", "medium", "long") if b in w.bands] or ["lr"]
     mean = round_half_up(weapon_share(w, m) * m.anchor("durability", SYSTEM).exact[1])
     lo, _, hi = m.anchor("damage", SYSTEM).values
@@ -327,10 +340,22 @@ def _weapon(w: Weapon, k: int, output: int, low: Lowering) -> dict[str, Any]:
         out["uses"] = int(usage["amount"])
     # mailgear knows melee by CR alone: a melee weapon beyond CR, or a ranged one at CR only, says so
     melee = [MELEE] if w.melee and bands != ["cr"] else [RANGED] if not w.melee and bands == ["cr"] else []
-    notes = "; ".join([*([w.notes] if w.notes else []), *w.text, *melee])
+    notes = "; ".join([*([w.notes] if w.notes else []), *w.text, *melee, *([GUIDED] if w.guided else []),
+                       *_apart(w, bands, stats, m)])
     if notes:
         out["notes"] = notes
     return out
+
+
+def _apart(w: Weapon, bands: list[str], stats: MappingType[str, int], m: Any) -> list[str]:
+    """「命中-2」 when the weapon's own accuracy (誘導 +2) is not its best band stat's: the lift reads
+    the best band it reaches (as ``_lift_weapon`` does) and adds this back."""
+    if w.accuracy is None or not bands:
+        return []
+    band = max(bands, key=lambda b: stats[b])
+    own = pips(w.accuracy, m) + (2 if w.guided else 0)
+    apart = round_half_up(own - (stats[band] - m.anchor(band, SYSTEM).exact[1]))
+    return [f"命中{apart:+d}"] if apart else []
 
 
 def _option(raw: MappingType[str, Any] | None, name: str, extra: dict[str, Any]) -> dict[str, Any]:

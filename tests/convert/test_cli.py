@@ -36,6 +36,19 @@ def test_json_output_is_the_target_document(tmp_path: Path, capsys) -> None:
     assert "変換: up → pp" in text and "使った目安" in text and "GM が決めること" in text
 
 
+def test_anchor_authorities_in_the_readers_words(tmp_path: Path, capsys) -> None:
+    """The anchors' authority says 「このツールの提案」 and 「カタログ」 in Japanese, never the
+    internal "(proposal)" or "(catalog)"; English keeps "proposal"; a seed's line stays as it is."""
+    code, text, _ = _run(capsys, "convert", str(SUIT), "--to", "mailgear", "-o", str(tmp_path / "a.json"))
+    assert code == 0 and "(proposal)" not in text and "(catalog)" not in text
+    anchors = text.split("使った目安")[1].split("変換元の項目")[0]
+    assert "(カタログ)" in anchors and "(seed 000:28-62)" in anchors
+    code, text, _ = _run(capsys, "convert", str(SUIT), "--to", "pp", "-o", str(tmp_path / "b.json"))
+    assert "(このツールの提案)" in text and "proposal" not in text
+    code, text, _ = _run(capsys, "convert", str(SUIT), "--to", "pp", "--lang", "en", "-o", str(tmp_path / "c.json"))
+    assert "(proposal)" in text
+
+
 @pytest.mark.parametrize("to", ["up", "mailgear", "pp"])
 def test_xlsx_output_reads_back_as_the_target(tmp_path: Path, capsys, to: str) -> None:
     """-o OUT.xlsx: the target's filled template, read back to the same document (the carried

@@ -185,26 +185,21 @@ def _fit(size: str, wanted: MappingType[str, Fraction]) -> _Fit:
 
 def lower(sheet: Sheet, low: Lowering) -> dict[str, Any]:
     """A unit from the model: stats by grade and pip, weapons by share, in the cheapest size that
-    legally holds every stat (or, when none does, the size in which the unit keeps the most UP,
-    each excess a CONVERT_OVER_LIMIT finding); priced by up's engine.
-
-    Both choices keep the price monotone: each size's price never falls as a stat rises (a stat
-    is held at the size's limit, never cut), the sizes holding a stronger machine are among those
-    holding a weaker one (so their cheapest costs no less), and the dearest of every size costs no
-    less than the cheapest holding one."""
+    legally holds every stat (or, when none does, the one holding back the fewest UP of raises,
+    each excess a CONVERT_OVER_LIMIT finding); priced by up's engine."""
     machine = sheet.machine
     assert machine is not None  # the conversion refuses a source without a machine
     wanted = _wanted(machine, low)
-    trials = []
+    best: tuple[tuple[int, int], dict[str, Any], _Fit, Lowering] | None = None
     for size in SIZE_ORDER:
         fit = _fit(size, wanted)
         trial = Lowering(low.mapping, low.catalog, band=low.band)
-        trials.append((_unit(sheet, machine, fit, trial), fit, trial))
-    legal = [x for x in trials if not x[1].over]
-    if legal:  # the cheapest size that holds every stat
-        doc, fit, trial = min(legal, key=lambda x: x[0]["declared_total"])
-    else:  # none does: the size keeping the most UP (never a cheaper one for a stronger source)
-        doc, fit, trial = min(trials, key=lambda x: (-x[0]["declared_total"], x[1].held_back))
+        doc = _unit(sheet, machine, fit, trial)
+        key = (fit.held_back, doc["declared_total"])
+        if best is None or key < best[0]:
+            best = (key, doc, fit, trial)
+    assert best is not None
+    _, doc, fit, trial = best
     t = tables()
     chosen = t.sizes[fit.size]
     for sid, value, limit in fit.over:

@@ -1,8 +1,9 @@
 """Issue 31, item 2: a stronger source never gives a weaker target. Raising any one source
 quantity never lowers the target's corresponding quantity, nor the up unit's price (the only
-target that prices a machine: pp's PP buy the character, mailgear has no points), also when no
-size holds every converted stat: then what is held back is named (CONVERT_OVER_LIMIT) and the
-size is the one keeping the most UP (docs/conversion.md, "Legal by construction").
+target that prices a machine: pp's PP buy the character, mailgear has no points) while the
+unit fits a size. When no size holds every converted stat, what is held back is named
+(CONVERT_OVER_LIMIT) and the size is the one holding back least: there the price may fall, and
+the finding says why (docs/conversion.md, "Legal by construction").
 
 Checked under Hypothesis over generated documents of every system, and as a sweep over every row
 (model × rank) of the example catalog, one stat raised at a time."""
@@ -69,7 +70,8 @@ def weaker(doc: dict[str, Any], field: str, step: int, target: str) -> list[str]
     after = raised.document
     fields = COUNTERPARTS[doc["system"]][field][1].get(target, ())
     out = [f"{f}: {get(before, f)} -> {get(after, f)}" for f in fields if get(after, f) < get(before, f)]
-    if target == "up" and after["declared_total"] < before["declared_total"]:
+    held = any(f.code == "CONVERT_OVER_LIMIT" for f in raised.findings)
+    if target == "up" and after["declared_total"] < before["declared_total"] and not held:
         out.append(f"price: {before['declared_total']} -> {after['declared_total']}")
     return out
 

@@ -48,6 +48,17 @@ def _run(*args: str, cwd: Path, timeout: float = 60) -> subprocess.CompletedProc
                           timeout=timeout, env=env)
 
 
+def _shift_jis_named(tmp_path: Path, name: str, source: Path) -> tuple[Path, bytes]:
+    """A folder holding a copy of ``source`` whose file name is ``name`` in Shift_JIS bytes, as an
+    old Japanese archive has it; the folder and the file's name as bytes."""
+    folder = tmp_path / "sheets"
+    folder.mkdir()
+    raw = os.path.join(os.fsencode(folder), name.encode("cp932"))
+    with open(raw, "wb") as fh:
+        fh.write(source.read_bytes())
+    return folder, raw
+
+
 # --- 1: special files and size caps ---------------------------------------------------------------
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
@@ -317,11 +328,7 @@ def test_a_lone_surrogate_never_ends_export_or_convert_in_exit_3(tmp_path) -> No
 
 def test_an_audit_json_report_keeps_a_shift_jis_name(tmp_path) -> None:
     """audit of a folder holding a Shift_JIS-named sheet writes its JSON report (not exit 3); the name reads back."""
-    folder = tmp_path / "sheets"
-    folder.mkdir()
-    raw = os.path.join(os.fsencode(folder), "ガンダム.json".encode("cp932"))
-    with open(raw, "wb") as fh:
-        fh.write(DOC.read_bytes())
+    folder, raw = _shift_jis_named(tmp_path, "ガンダム.json", DOC)
     done = _run("audit", str(folder), "-o", str(tmp_path / "a.json"), "--no-annotated", cwd=tmp_path, timeout=120)
     assert done.returncode in (0, 1), done.stderr
     report = json.loads((tmp_path / "a.json").read_bytes())
@@ -350,11 +357,7 @@ def test_an_error_naming_a_file_with_an_escape_shows_it_escaped(tmp_path) -> Non
 
 def test_import_and_every_audit_report_keep_a_shift_jis_name(tmp_path) -> None:
     """import and audit (JSON, HTML, xlsx, annotated copy) of a Shift_JIS-named workbook end in 0/1, never 3."""
-    folder = tmp_path / "sheets"
-    folder.mkdir()
-    raw = os.path.join(os.fsencode(folder), "ガルディア\x1b[31m.xlsx".encode("cp932"))
-    with open(raw, "wb") as fh:
-        fh.write(BASE.read_bytes())
+    folder, _ = _shift_jis_named(tmp_path, "ガルディア\x1b[31m.xlsx", BASE)
     done = _run("import", str(folder), "-o", str(tmp_path / "imported"), cwd=tmp_path, timeout=120)
     assert done.returncode in (0, 1), done.stderr.decode("utf-8", "replace")
     assert b"\x1b[31m" not in done.stdout + done.stderr

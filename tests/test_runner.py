@@ -201,8 +201,8 @@ def test_a_worker_that_dies_at_once_is_replaced(tmp_path, monkeypatch) -> None:
     real_start = pool._Worker.start.__func__
     started: list[int] = []
 
-    def start(cls, ctx, task, limits):
-        w = real_start(cls, ctx, task, limits)
+    def start(cls, ctx, task, limits, others=()):
+        w = real_start(cls, ctx, task, limits, others)
         started.append(1)
         if len(started) <= 2:  # the first two workers are dead before they are sent a file
             w.process.kill()

@@ -126,10 +126,9 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
         """A new worker for a dead or killed one; the files it had not begun go back first (with
         ``retry``, the one it died on before them)."""
         workers.pop(w.conn)
-        _PARENT_ENDS.discard(w.conn)
         w.conn.close()
         queue[:0] = w.pending[0 if retry else 1:]
-        fresh = _Worker.start(ctx, task, limits)
+        fresh = _Worker.start(ctx, task, limits, others=tuple(workers))
         workers[fresh.conn] = fresh
         fresh.fill(queue, files, careful)
         return fresh
@@ -137,7 +136,7 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
     ended = True  # False: leaving by an exception (Ctrl-C, SIGTERM), the workers ended at once
     try:
         for _ in range(jobs):
-            w = _Worker.start(ctx, task, limits)
+            w = _Worker.start(ctx, task, limits, others=tuple(workers))
             workers[w.conn] = w
         for w in workers.values():
             w.fill(queue, files, careful)
@@ -197,15 +196,14 @@ class _Worker:
     started: float = 0.0  # when the first pending file began
 
     @classmethod
-    def start(cls, ctx, task: Task, limits: Limits) -> "_Worker":
+    def start(cls, ctx, task: Task, limits: Limits, others: tuple[Any, ...] = ()) -> "_Worker":
+        """A worker process serving ``task``. A forked worker inherits the parent's end of its own
+        pipe and of the ``others`` workers' pipes; it is handed them to close, so that the
+        parent's death ends every pipe (a spawned worker inherits none)."""
         parent, child = ctx.Pipe()
-        process = ctx.Process(target=_serve, args=(child, task, limits, os.getpid()), daemon=True)
-        _PARENT_ENDS.add(parent)  # before the fork: the worker closes its copy of its own parent's end too
-        try:
-            process.start()
-        except BaseException:
-            _PARENT_ENDS.discard(parent)
-            raise
+        inherited = (*others, parent) if ctx.get_start_method() == "fork" else ()
+        process = ctx.Process(target=_serve, args=(child, task, limits, os.getpid(), inherited), daemon=True)
+        process.start()
         child.close()
         return cls(process, parent)
 
@@ -244,13 +242,8 @@ class _Worker:
         if self.process.is_alive():
             self.process.kill()
             self.process.join()
-        _PARENT_ENDS.discard(self.conn)
         self.conn.close()
 
-
-#: the parent's ends of the live workers' pipes: a forked worker closes its copies at once, so that
-#: no worker holds a pipe open whose other end is its parent's (the parent's death ends the pipe)
-_PARENT_ENDS: set[Any] = set()
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
@@ -272,19 +265,20 @@ def _die_with_parent(parent_pid: int) -> None:
         os._exit(0)
 
 
-def _serve(conn, task: Task, limits: Limits, parent_pid: int | None = None) -> None:
+def _serve(conn, task: Task, limits: Limits, parent_pid: int | None = None,
+           inherited: tuple[Any, ...] = ()) -> None:
     """A worker: run the task on each file it is sent until told to stop (or its parent is
-    gone)."""
+    gone). ``inherited``: the forked copies of the parent's pipe ends, closed at once (the parent
+    keeps its own), so no worker holds open a pipe whose other end is its parent's."""
     import faulthandler
 
     if parent_pid is not None:
         _die_with_parent(parent_pid)
-    for end in list(_PARENT_ENDS):  # forked copies of the parent's ends (the parent keeps its own)
+    for end in inherited:
         try:
             end.close()
         except OSError:
             pass
-    _PARENT_ENDS.clear()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, _raise_terminated)  # the parent's stop: unwind, removing temporaries
     faulthandler.disable()  # a reader's crash is reported as the file's finding, not dumped

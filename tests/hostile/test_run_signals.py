@@ -178,9 +178,9 @@ def test_workers_are_capped_at_the_files_and_at_max_jobs(tmp_path: Path, monkeyp
     started = []
     real = pool._Worker.start
 
-    def start(cls, ctx, task, limits):
+    def start(cls, ctx, task, limits, others=()):
         started.append(1)
-        return real(ctx, task, limits)
+        return real(ctx, task, limits, others)
 
     monkeypatch.setattr(pool._Worker, "start", classmethod(start))
     files = [tmp_path / f"{i}.x" for i in range(3)]

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from converter.core.pointers import get
+
 HERE = Path(__file__).parent
 
 
@@ -92,15 +94,8 @@ class Score:
 
 
 def resolve(doc: Any, pointer: str) -> Any:
-    node = doc
-    for part in pointer.strip("/").split("/"):
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return _MISSING
-    return node
+    """The value at ``pointer`` (its leading / optional), or _MISSING."""
+    return get(doc, "/" + pointer.strip("/"), _MISSING)
 
 
 _MISSING = object()

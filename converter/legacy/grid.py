@@ -137,18 +137,8 @@ def hidden_rows_cols(path: Path) -> dict[str, tuple[set[int], set[int]]]:
         return _hidden_ods(path)
     if path.suffix.lower() not in (".xlsx", ".xlsm"):
         return {}
-    import zipfile
+    from ..io.xlsx_package import open_package, parse_xml
 
-    from ..io.xlsx_package import open_package, parse_xml, read_capped
-
-    try:  # most sheets hide nothing: a look at the sheet parts before the package is opened
-        with zipfile.ZipFile(path) as zf:
-            parts = (read_capped(zf, n, path) for n in zf.namelist()
-                     if n.startswith("xl/worksheets/") and n.endswith(".xml"))
-            if not any(b'hidden="1"' in data or b'hidden="true"' in data for data in parts):
-                return {}
-    except (InputError, zipfile.BadZipFile, OSError, ValueError):
-        return {}
     out: dict[str, tuple[set[int], set[int]]] = {}
     try:
         package = open_package(path)

@@ -75,6 +75,23 @@ def _session(sid: int) -> list[int]:
     return found
 
 
+def _session_ends(sid: int, seconds: float = 10.0) -> list[int]:
+    """The processes of session ``sid`` still alive after up to ``seconds`` of waiting for none."""
+    deadline = time.monotonic() + seconds
+    while _session(sid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return _session(sid)
+
+
+def _reap(leader: subprocess.Popen) -> None:
+    """Whatever a failed test left of ``leader``'s session, killed."""
+    for pid in _session(leader.pid):
+        os.kill(pid, signal.SIGKILL)
+    if leader.poll() is None:
+        leader.kill()
+        leader.wait()
+
+
 def _wait_for(paths: list[Path], seconds: float = 60.0) -> None:
     deadline = time.monotonic() + seconds
     while not all(p.exists() for p in paths):
@@ -107,16 +124,9 @@ def test_a_killed_import_leaves_no_worker_no_pipeline_no_temporary(tmp_path: Pat
         assert all(pid in _session(sh.pid) for pid in workers)
         os.kill(int((marks / "parent").read_text()), sig)
         printed, _ = sh.communicate(timeout=30)  # cat ends: no process holds the pipe open
-        deadline = time.monotonic() + 10
-        while _session(sh.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert _session(sh.pid) == []
+        assert _session_ends(sh.pid) == []
     finally:
-        for pid in _session(sh.pid):
-            os.kill(pid, signal.SIGKILL)
-        if sh.poll() is None:
-            sh.kill()
-            sh.wait()
+        _reap(sh)
     assert "a.xlsx" in printed.decode("utf-8")  # the first workbook was imported before the kill
     left = [p.name for p in out.rglob("*") if TEMP_MARK in p.name]
     assert left == []
@@ -144,16 +154,9 @@ def test_a_killed_audit_leaves_no_temporary_copy(tmp_path: Path, sig: signal.Sig
         assert len([p for p in copies.iterdir() if TEMP_MARK in p.name]) == 2  # both writes under way
         os.kill(run.pid, sig)
         run.wait(timeout=30)
-        deadline = time.monotonic() + 10
-        while _session(run.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert _session(run.pid) == []
+        assert _session_ends(run.pid) == []
     finally:
-        for pid in _session(run.pid):
-            os.kill(pid, signal.SIGKILL)
-        if run.poll() is None:
-            run.kill()
-            run.wait()
+        _reap(run)
     assert not (tmp_path / "r.json").exists()
     if sig == signal.SIGKILL:  # nothing could clean up: the next run does
         del env["SLOW_COPY"]

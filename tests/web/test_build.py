@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import tomllib
+import urllib.parse
 import urllib.request
 import zipfile
 from pathlib import Path
@@ -341,3 +342,11 @@ def test_every_data_file_is_package_data() -> None:
             if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts]
     assert "converter/web/site/index.html" in data
     assert [rel for rel in data if not matched(rel)] == []
+
+
+def test_docs_name_every_pinned_download() -> None:
+    """docs/web.md's table of downloads names each file assets.toml pins, with its host."""
+    doc = (ROOT / "docs" / "web.md").read_text("utf-8")
+    assets = pinned()
+    assert [a.file for a in (assets.pyodide, *assets.wheels) if f"`{a.file}`" not in doc] == []
+    assert [a.url for a in (assets.pyodide, *assets.wheels) if urllib.parse.urlsplit(a.url).hostname not in doc] == []

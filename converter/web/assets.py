@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import http.client
 import os
 import tempfile
 import tomllib
@@ -128,10 +129,11 @@ def _download(asset: Asset, out) -> str:
                                      url=asset.url, detail=f"more than {MAX_BYTES} bytes")
                 h.update(block)
                 out.write(block)
-    except (urllib.error.URLError, OSError, ValueError) as exc:
+    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as exc:
         if isinstance(exc, AssetError):
             raise
-        detail = str(getattr(exc, "reason", None) or exc)
+        # "HTTP Error 404: Not Found"; a refused connection or a name that does not resolve: its reason
+        detail = str(exc) if isinstance(exc, urllib.error.HTTPError) else str(getattr(exc, "reason", None) or exc)
         raise AssetError(f"{asset.url}: cannot download ({detail})", "WEB_ASSET_UNREACHABLE",
                          url=asset.url, detail=detail) from exc
     return h.hexdigest()

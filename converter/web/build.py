@@ -81,28 +81,29 @@ def build_site(out: Path, *, force: bool = False) -> Path:
     out = Path(out)
     _refuse_foreign(out, force)
     tarball, wheels = fetch_all()  # before any folder is made: offline, nothing is touched
+    target = Path(os.path.abspath(out))  # "." and "site/.." named by their own folder's name
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".building", dir=out.parent))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".building", dir=target.parent))
     except OSError as exc:
         raise OutputError(f"{out}: cannot write ({exc})", "OUTPUT_CANNOT_WRITE", file=str(out),
                           detail=exc.strerror or str(exc)) from exc
+    old = tmp.with_name(f".{target.name}.{time.time_ns()}.old")
     try:
         tmp.chmod(0o755)  # mkdtemp's 0700 would keep a static host's server out
         _fill(tmp, tarball, wheels)
-        if out.exists() or out.is_symlink():
-            old = tmp.with_name(f".{out.name}.{time.time_ns()}.old")
-            os.rename(out, old)
-            os.rename(tmp, out)
-            if old.is_dir() and not old.is_symlink():
-                shutil.rmtree(old)
-            else:
-                old.unlink()
-        else:
-            os.rename(tmp, out)
+        if target.exists() or target.is_symlink():
+            os.rename(target, old)
+        os.rename(tmp, target)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        if (old.exists() or old.is_symlink()) and not (target.exists() or target.is_symlink()):
+            os.rename(old, target)  # the previous site back as it was
         raise
+    if old.is_dir() and not old.is_symlink():
+        shutil.rmtree(old)
+    elif old.is_symlink() or old.exists():
+        old.unlink()
     return out
 
 

@@ -171,6 +171,21 @@ def test_force_replaces_a_folder_holding_other_files(site: Path, tmp_path: Path)
     assert sorted(p.name for p in folder.iterdir()) == sorted(p.name for p in site.iterdir())
 
 
+def test_a_failed_build_leaves_the_previous_site(site: Path, monkeypatch) -> None:
+    """A build that fails half way leaves the previous site as it was, and no temporary folder."""
+    before = {p.relative_to(site): p.stat().st_size for p in site.rglob("*")}
+
+    def half_then_fail(folder: Path, *args: object) -> None:
+        (folder / "index.html").write_text("half", encoding="utf-8")
+        raise OSError("disk full")
+
+    monkeypatch.setattr("converter.web.build._fill", half_then_fail)
+    with pytest.raises(OSError, match="disk full"):
+        build_site(site)
+    assert {p.relative_to(site): p.stat().st_size for p in site.rglob("*")} == before
+    assert [p.name for p in site.parent.iterdir()] == ["site"]
+
+
 def _wrong_bytes_server(tmp_path: Path):
     """A local server whose ``wrong.whl`` is not the bytes an Asset pins."""
     (tmp_path / "served").mkdir()

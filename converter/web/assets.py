@@ -14,6 +14,7 @@ import urllib.request
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 from ..core.errors import MechasheetError, OutputError
 from ..core.version import __version__
@@ -83,7 +84,8 @@ def cache_dir() -> Path:
     return Path(named) if named else Path.home() / ".cache" / "mechasheet" / "web"
 
 
-def fetch(asset: Asset, cache: Path | None = None) -> Path:
+def fetch(asset: Asset, cache: Path | None = None,
+          on_download: Callable[[Asset], None] | None = None) -> Path:
     """The cached file of ``asset``, downloaded first when it is missing or not the pinned bytes.
 
     The download goes to a temporary file beside the target, is hashed as it arrives and renamed
@@ -92,6 +94,8 @@ def fetch(asset: Asset, cache: Path | None = None) -> Path:
     target = cache / asset.file
     if target.is_file() and asset.matches(target):
         return target
+    if on_download is not None:
+        on_download(asset)
     try:
         cache.mkdir(parents=True, exist_ok=True)
         fd, tmp_name = tempfile.mkstemp(prefix=f".{asset.file}.", suffix=".part", dir=cache)
@@ -133,13 +137,16 @@ def _download(asset: Asset, out) -> str:
         if isinstance(exc, AssetError):
             raise
         # "HTTP Error 404: Not Found"; a refused connection or a name that does not resolve: its reason
-        detail = str(exc) if isinstance(exc, urllib.error.HTTPError) else str(getattr(exc, "reason", None) or exc)
+        http_error = isinstance(exc, urllib.error.HTTPError)
+        detail = str(exc) if http_error else str(getattr(exc, "reason", None) or exc)
         raise AssetError(f"{asset.url}: cannot download ({detail})", "WEB_ASSET_UNREACHABLE",
                          url=asset.url, detail=detail) from exc
     return h.hexdigest()
 
 
-def fetch_all(cache: Path | None = None) -> tuple[Path, list[Path]]:
-    """Every pinned asset in the cache: (the Pyodide tarball, the wheels in load order)."""
+def fetch_all(cache: Path | None = None,
+              on_download: Callable[[Asset], None] | None = None) -> tuple[Path, list[Path]]:
+    """Every pinned asset in the cache: (the Pyodide tarball, the wheels in load order);
+    ``on_download`` is told of each one that must be downloaded first."""
     assets = pinned()
-    return fetch(assets.pyodide, cache), [fetch(w, cache) for w in assets.wheels]
+    return fetch(assets.pyodide, cache, on_download), [fetch(w, cache, on_download) for w in assets.wheels]

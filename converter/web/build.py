@@ -11,12 +11,12 @@ import tempfile
 import time
 from contextlib import nullcontext
 from pathlib import Path
-from typing import TextIO
+from typing import Callable, TextIO
 
 from ..core.errors import OutputError
 from ..core.texts import texts
 from ..core.version import __version__
-from .assets import fetch_all, pinned
+from .assets import Asset, fetch_all, pinned
 from .serve import serve
 from .wheel import package_files, project_wheel
 
@@ -75,12 +75,14 @@ def _fill(folder: Path, tarball: Path, wheels: list[Path]) -> None:
     (folder / "site.json").write_text(json.dumps(site, indent=2) + "\n", encoding="utf-8")
 
 
-def build_site(out: Path, *, force: bool = False) -> Path:
+def build_site(out: Path, *, force: bool = False,
+               on_download: Callable[[Asset], None] | None = None) -> Path:
     """Build the site into ``out`` (a new or empty folder, a previous build, or with ``force``
-    anything) and return it; the pinned assets are fetched into the cache first if missing."""
+    anything) and return it; the pinned assets are fetched into the cache first if missing
+    (``on_download`` told of each)."""
     out = Path(out)
     _refuse_foreign(out, force)
-    tarball, wheels = fetch_all()  # before any folder is made: offline, nothing is touched
+    tarball, wheels = fetch_all(on_download=on_download)  # before any folder is made (offline: none)
     target = Path(os.path.abspath(out))  # "." and "site/.." named by their own folder's name
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -115,8 +117,14 @@ def run_web(output: str | None, *, serve_it: bool = False, port: int = 0, force:
     if output is None and not serve_it:
         stderr.write(f"mechasheet: {t['web_needs_output']}\n")
         return 2
+
+    def downloading(asset: Asset) -> None:
+        stderr.write(t["web_downloading"].format(url=asset.url) + "\n")
+        stderr.flush()
+
     with tempfile.TemporaryDirectory(prefix="mechasheet-web-") if output is None else nullcontext() as tmp:
-        site = build_site(Path(output) if output is not None else Path(str(tmp)) / "site", force=force)
+        site = build_site(Path(output) if output is not None else Path(str(tmp)) / "site", force=force,
+                          on_download=downloading)
         stdout.write(t["web_built"].format(site=site) + "\n")
         if not serve_it:
             return 0

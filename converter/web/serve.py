@@ -44,5 +44,6 @@ def serve(site: Path, port: int = 0) -> tuple[ThreadingHTTPServer, str]:
         detail = getattr(exc, "strerror", None) or str(exc)
         raise ServeError(f"{HOST}:{port}: cannot serve ({detail})", "WEB_SERVE_FAILED",
                          address=f"{HOST}:{port}", detail=detail) from exc
-    threading.Thread(target=server.serve_forever, name="mechasheet-web", daemon=True).start()
+    # a short poll: shutdown() returns within 0.1 s (Ctrl-C, a test's teardown)
+    threading.Thread(target=server.serve_forever, args=(0.1,), name="mechasheet-web", daemon=True).start()
     return server, f"http://{HOST}:{server.server_address[1]}/"

@@ -34,7 +34,8 @@ from converter.web.wheel import project_wheel
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "converter"
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
 
 
 def _offline(exc: MechasheetError) -> None:
@@ -82,7 +83,8 @@ def test_every_file_the_contract_names_is_there(site: Path) -> None:
     assert sorted(p.name for p in (site / "pyodide").iterdir()) == sorted(PYODIDE_FILES)
     assert (site / "pyodide" / "pyodide.asm.wasm").read_bytes()[:4] == b"\0asm"
     abi = json.loads((site / "pyodide" / "pyodide-lock.json").read_text("utf-8"))["info"]["abi_version"]
-    assert [w.file for w in pinned().wheels if "wasm32" in w.file and f"pyemscripten_{abi}_" not in w.file] == []
+    wasm = [w.file for w in pinned().wheels if "wasm32" in w.file]
+    assert wasm and [f for f in wasm if f"pyemscripten_{abi}_" not in f] == []
     for wheel in pinned().wheels:
         assert hashlib.sha256((site / "wheels" / wheel.file).read_bytes()).hexdigest() == wheel.digest
     assert [p.name for p in site.parent.iterdir()] == ["site"]
@@ -124,9 +126,11 @@ def test_the_project_wheel_installs_with_pip(site: Path, tmp_path: Path) -> None
     target = tmp_path / "lib"
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
                     "--disable-pip-version-check", "--target", str(target), str(wheel)], check=True)
-    probe = (f"import sys; sys.path.insert(0, {str(target)!r}); import converter.core.version as v, converter; "
+    probe = (f"import sys; sys.path.insert(0, {str(target)!r}); "
+             "import converter.core.version as v, converter; "
              "print(converter.__file__); print(v.__version__)")
-    out = subprocess.run([sys.executable, "-I", "-c", probe], check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([sys.executable, "-I", "-c", probe], check=True, capture_output=True,
+                         text=True).stdout
     where, version = out.split()
     assert Path(where) == target / "converter" / "__init__.py"
     assert (target / "converter" / "core" / "catalog.toml").is_file()
@@ -194,17 +198,18 @@ def _wrong_bytes_server(tmp_path: Path):
 
 
 def test_a_download_that_is_not_the_pinned_file_is_refused(tmp_path: Path) -> None:
-    """Bytes that differ from the pinned digest are WEB_ASSET_MISMATCH naming the URL; the cache
-    keeps neither them nor a partial file."""
+    """Bytes that differ from the pinned digest (the download announced) are WEB_ASSET_MISMATCH
+    naming the URL; the cache keeps neither them nor a partial file."""
     server, url = _wrong_bytes_server(tmp_path)
     try:
         asset = Asset("wrong", "1", "wrong.whl", url + "wrong.whl", "sha256", "0" * 64)
+        told: list[Asset] = []
         with pytest.raises(AssetError) as caught:
-            fetch(asset, tmp_path / "cache")
+            fetch(asset, tmp_path / "cache", told.append)
     finally:
         server.shutdown()
         server.server_close()
-    assert caught.value.code == "WEB_ASSET_MISMATCH"
+    assert caught.value.code == "WEB_ASSET_MISMATCH" and told == [asset]
     assert asset.url in caught.value.message("ja") and asset.url in caught.value.message("en")
     assert list((tmp_path / "cache").iterdir()) == []
 
@@ -239,14 +244,15 @@ def test_a_damaged_cached_asset_is_fetched_again(tmp_path: Path) -> None:
 
 
 def test_a_cached_asset_is_used_without_the_network(site: Path, tmp_path: Path) -> None:
-    """A verified cached file is used as it is: its URL is never asked for."""
+    """A verified cached file is used as it is: its URL is never asked for, no download announced."""
     wheel = pinned().wheels[0]
     cache = tmp_path / "cache"
     cache.mkdir()
     (cache / wheel.file).write_bytes((cache_dir() / wheel.file).read_bytes())
     offline = Asset(wheel.name, wheel.version, wheel.file, "http://127.0.0.1:9/unreachable", wheel.algorithm,
                     wheel.digest)
-    assert fetch(offline, cache) == cache / wheel.file
+    told: list[Asset] = []
+    assert fetch(offline, cache, told.append) == cache / wheel.file and told == []
 
 
 def test_the_server_sends_each_file_with_its_type(site: Path) -> None:
@@ -256,7 +262,8 @@ def test_the_server_sends_each_file_with_its_type(site: Path) -> None:
     try:
         expected = {"": "text/html", "index.html": "text/html", "site.json": "application/json",
                     "pyodide/pyodide.asm.wasm": "application/wasm", "pyodide/pyodide.mjs": "text/javascript",
-                    "pyodide/pyodide.asm.mjs": "text/javascript", "pyodide/python_stdlib.zip": "application/zip",
+                    "pyodide/pyodide.asm.mjs": "text/javascript",
+                    "pyodide/python_stdlib.zip": "application/zip",
                     "pyodide/pyodide-lock.json": "application/json",
                     json.loads((site / "site.json").read_text("utf-8"))["wheels"][-1]: "application/zip"}
         for path, mime in expected.items():
@@ -364,4 +371,5 @@ def test_docs_name_every_pinned_download() -> None:
     doc = (ROOT / "docs" / "web.md").read_text("utf-8")
     assets = pinned()
     assert [a.file for a in (assets.pyodide, *assets.wheels) if f"`{a.file}`" not in doc] == []
-    assert [a.url for a in (assets.pyodide, *assets.wheels) if urllib.parse.urlsplit(a.url).hostname not in doc] == []
+    hosts = {a.url: urllib.parse.urlsplit(a.url).hostname or "" for a in (assets.pyodide, *assets.wheels)}
+    assert [url for url, host in hosts.items() if host not in doc] == []

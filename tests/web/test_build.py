@@ -121,7 +121,8 @@ def test_the_project_wheel_holds_the_package_and_a_true_record(site: Path) -> No
 
 
 def test_the_project_wheel_installs_with_pip(site: Path, tmp_path: Path) -> None:
-    """pip installs our wheel (--target), and the installed package imports with its version."""
+    """pip installs our wheel (--target); the installed package imports with its version, and
+    the wheel built from that installed copy is the same bytes."""
     wheel = next((site / "wheels").glob("mechasheet-*.whl"))
     target = tmp_path / "lib"
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
@@ -135,6 +136,7 @@ def test_the_project_wheel_installs_with_pip(site: Path, tmp_path: Path) -> None
     assert Path(where) == target / "converter" / "__init__.py"
     assert (target / "converter" / "core" / "catalog.toml").is_file()
     assert version == json.loads((site / "site.json").read_text("utf-8"))["mechasheet"]
+    assert project_wheel(target / "converter") == (wheel.name, wheel.read_bytes())
 
 
 def test_a_rebuild_gives_the_same_project_wheel(site: Path) -> None:

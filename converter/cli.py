@@ -5,13 +5,13 @@ Heavy libraries are imported inside the commands so that ``mechasheet --help`` s
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Any, Sequence
 
 from .core.errors import MechasheetError
-from .core.texts import argv_lang, default_lang, help_formatter, localized_parser, texts
+from .core.texts import (argv_lang, at_least_one, default_lang, existing_path, help_formatter, localized_parser,
+                          texts)
 
 # 0 no error; 1 rule or schema errors; 2 an input unreadable or output refused; 3 a bug of ours;
 # 130 interrupted (Ctrl-C), as shells report a SIGINT.
@@ -34,18 +34,7 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
     p.add_argument("--lang", type=str.lower, choices=("ja", "en"), default=lang, help=t["lang"])
     sub = p.add_subparsers(dest="command", required=True, metavar=t["usage_commands"])
 
-    def jobs(text: str) -> int:
-        """--jobs N: a whole number of at least 1 (said in the run's language)."""
-        value = int(text)
-        if value < 1:
-            raise argparse.ArgumentTypeError(t["jobs_at_least_one"])
-        return value
-
-    def existing(text: str) -> str:
-        """A file or folder that is there (an audit or import of nothing is refused, not reported)."""
-        if text != "-" and not os.path.exists(text):
-            raise argparse.ArgumentTypeError(t["path_missing"].format(path=text))
-        return text
+    jobs, existing = at_least_one(t), existing_path(t)
 
     # The options several commands share, in one wording: flags and add_argument's keywords (the
     # help a text's key); a command names them "name" or "name:help key".
@@ -134,8 +123,7 @@ def _color(stream) -> bool:
 def _cmd_check(args: argparse.Namespace) -> int:
     """Check files, printing each file's report as soon as it is ready (text, JSON Lines), or
     the whole report at the end (JSON); a progress bar on a terminal for longer runs."""
-    from .check.text import Progress, render_file, render_tail, text_options
-    from .rules import system_ids
+    from .check.text import Progress, render_as_ready, render_end, text_options
     from .rules.options import parse_rule_args
     from .batch.checking import check_files
     from .batch.pool import default_jobs
@@ -144,29 +132,17 @@ def _cmd_check(args: argparse.Namespace) -> int:
     opts = text_options(args.lang, breakdown=args.breakdown, quiet=args.quiet, color=_color(sys.stdout))
 
     def on_report(fr) -> None:
-        if args.format == "text":
-            sys.stdout.write(render_file(fr, opts))
-        elif args.format == "jsonl":
-            sys.stdout.write(json.dumps(fr.to_dict(args.lang), ensure_ascii=False) + "\n")
+        sys.stdout.write(render_as_ready(fr, args.format, opts))
         sys.stdout.flush()
         progress.advance()
 
     with Progress() as progress:
-        report = check_files(args.paths, parse_rule_args(args.rule, system_ids()),
+        report = check_files(args.paths, parse_rule_args(args.rule),
                              load_context(args.catalog, args.skills),
                              jobs=args.jobs or default_jobs(), on_report=on_report, on_found=progress.found,
                              catalog_file=args.catalog, required=True)
-    if args.format == "json":
-        sys.stdout.write(json.dumps(report.to_dict(args.lang), ensure_ascii=False, indent=2) + "\n")
-    elif args.format == "jsonl":
-        head = {k: v for k, v in report.to_dict(args.lang).items() if k != "files"}
-        head["set_findings"] = [{"path": path, **f.to_dict(args.lang)} for path, f in report.set_findings]
-        sys.stdout.write(json.dumps({"kind": "run", **head}, ensure_ascii=False) + "\n")
-    else:
-        sys.stdout.write(render_tail(report, opts))
-    if report.unreadable:
-        return EXIT_INPUT
-    return EXIT_OK if report.valid else EXIT_FINDINGS
+    sys.stdout.write(render_end(report, args.format, opts))
+    return EXIT_INPUT if report.unreadable else EXIT_OK if report.valid else EXIT_FINDINGS
 
 
 def _cmd_import(args: argparse.Namespace) -> int:
@@ -177,7 +153,6 @@ def _cmd_import(args: argparse.Namespace) -> int:
     from .check.text import Progress, text_options
     from .imports.importer import Entry, import_files
     from .legacy.profile import load_profile
-    from .rules import system_ids
     from .rules.options import parse_rule_args
     from .batch.pool import default_jobs, terminated_as_interrupt
 
@@ -191,7 +166,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
     with terminated_as_interrupt():
         with Progress() as progress:
             report = import_files(args.paths, args.output, system=args.system,
-                                  options=parse_rule_args(args.rule, system_ids()),
+                                  options=parse_rule_args(args.rule),
                                   profile=load_profile(args.profile) if args.profile else None,
                                   jobs=args.jobs or default_jobs(), templates=args.templates, force=args.force,
                                   on_entry=on_entry, on_found=progress.found, required=True)
@@ -204,13 +179,10 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     errors), then what the whole folder shows, the counts and every file written (reports and
     annotated copies); exit 0 without errors, 1 with some, 2 when nothing could be read. A
     SIGTERM ends it as Ctrl-C does."""
-    from dataclasses import replace
-
-    from .audit.run import AuditOptions, closing_text, listed, run_audit
+    from .audit.run import AuditOptions, closing_text, file_text, run_audit, settings_text
     from .batch.pool import terminated_as_interrupt
-    from .check.text import Progress, render_file, text_options
+    from .check.text import Progress, text_options
 
-    t = texts(args.lang)
     opts = text_options(args.lang, color=_color(sys.stdout))
     options = AuditOptions(args.paths, args.output, house=args.house, annotated=args.annotated,
                            copies=not args.no_annotated, profile=args.profile, rules=args.rule,
@@ -218,15 +190,11 @@ def _cmd_audit(args: argparse.Namespace) -> int:
                            lang=args.lang)
 
     def on_start(settings: list[tuple[str, str]], total: int) -> None:
-        for setting, value in settings:
-            sys.stdout.write(t["audit_setting"].format(setting=setting, value=value) + "\n")
+        sys.stdout.write(settings_text(settings, args.lang))
         progress.found(total)
 
     def on_file(audited: Any) -> None:
-        for m in audited.members:
-            shown = listed(m.report.findings, args.quiet)
-            if shown or m.report.kind == "unreadable":
-                sys.stdout.write(render_file(replace(m.report, findings=shown or m.report.findings), opts))
+        sys.stdout.write(file_text(audited, opts, args.quiet))
         sys.stdout.flush()
         progress.advance()
 
@@ -247,11 +215,9 @@ REPORT_SCHEMAS = {"mailgear-catalog": (".rules.mailgear.catalog", "catalog_schem
 def _cmd_schema(args: argparse.Namespace) -> int:
     import importlib
 
-    if args.system in REPORT_SCHEMAS:
-        module, function = REPORT_SCHEMAS[args.system]
-        sys.stdout.write(getattr(importlib.import_module(module, __package__), function)())
-    else:
-        sys.stdout.write(importlib.import_module(".check.schema", __package__).schema_text(args.system))
+    module, function = REPORT_SCHEMAS.get(args.system, (".check.schema", "schema_text"))
+    text = getattr(importlib.import_module(module, __package__), function)
+    sys.stdout.write(text() if args.system in REPORT_SCHEMAS else text(args.system))
     return EXIT_OK
 
 
@@ -353,9 +319,7 @@ COMMANDS = {"convert": _cmd_convert, "export": _cmd_export, "check": _cmd_check,
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; every outcome is an exit code, never a traceback (unless --debug)."""
-    # No command does linear algebra: the BLAS thread pool numpy starts when the roster's or the
-    # audit's pandas is first imported would only spin up (0.1 s of CPU a run). A user's own
-    # setting stands.
+    # No command does linear algebra: pandas' BLAS threads would only spin up (a user's setting stands).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     for stream in (sys.stdout, sys.stderr):  # a file name or text no encoding can print
         if hasattr(stream, "reconfigure"):

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..core.errors import MechasheetError
 from ..core.findings import Finding, Severity
 from ..core.source import shown_name
 from .report import AuditedFile, AuditReport
+
+if TYPE_CHECKING:
+    from ..check.text import TextOptions
 
 #: called once the audit is about to read files: the settings in force, as (setting, value),
 #: and how many files it will read
@@ -123,6 +126,29 @@ def listed(findings: list[Finding], quiet: bool) -> list[Finding]:
     infos are in the reports."""
     keep = (Severity.ERROR,) if quiet else (Severity.ERROR, Severity.WARNING)
     return [f for f in findings if f.level in keep]
+
+
+def settings_text(settings: list[tuple[str, str]], lang: str) -> str:
+    """The settings in force, a line each, printed as the audit starts."""
+    from ..core.texts import texts
+
+    line = texts(lang)["audit_setting"]
+    return "".join(line.format(setting=setting, value=value) + "\n" for setting, value in settings)
+
+
+def file_text(audited: AuditedFile, opts: TextOptions, quiet: bool = False) -> str:
+    """What ``mechasheet audit`` prints of a file as soon as it is audited: each character or
+    unit with findings :func:`listed` (those alone), an unreadable one always."""
+    from dataclasses import replace
+
+    from ..check.text import render_file
+
+    out = []
+    for m in audited.members:
+        shown = listed(m.report.findings, quiet)
+        if shown or m.report.kind == "unreadable":
+            out.append(render_file(replace(m.report, findings=shown or m.report.findings), opts))
+    return "".join(out)
 
 
 def closing_text(outcome: AuditOutcome, lang: str, quiet: bool = False) -> str:

@@ -8,6 +8,7 @@ Info findings that only say a catalog table is missing are folded into one line 
 from __future__ import annotations
 
 import io
+import json
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -55,6 +56,27 @@ def render_tail(report: CheckReport, opts: TextOptions) -> str:
                   opts)
     _print_summary(console, report, opts)
     return out.getvalue()
+
+
+def render_as_ready(fr: FileReport, fmt: str, opts: TextOptions) -> str:
+    """What a run prints of one file as soon as it is ready: its text lines, its JSON line
+    (``jsonl``), or nothing (``json`` prints the whole report at the end)."""
+    if fmt == "jsonl":
+        return json.dumps(fr.to_dict(opts.lang), ensure_ascii=False) + "\n"
+    return render_file(fr, opts) if fmt == "text" else ""
+
+
+def render_end(report: CheckReport, fmt: str, opts: TextOptions) -> str:
+    """What a run prints last: the text's tail, the whole JSON report, or JSON Lines' closing
+    ``run`` line (the report without its files, with the set checks' findings)."""
+    data = report.to_dict(opts.lang)
+    if fmt == "json":
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    if fmt == "jsonl":
+        head = {k: v for k, v in data.items() if k != "files"}
+        head["set_findings"] = [{"path": path, **f.to_dict(opts.lang)} for path, f in report.set_findings]
+        return json.dumps({"kind": "run", **head}, ensure_ascii=False) + "\n"
+    return render_tail(report, opts)
 
 
 def render_findings(findings: Iterable[Finding], opts: TextOptions) -> str:

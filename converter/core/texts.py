@@ -4,11 +4,12 @@ headings and errors said in it. Standard library only."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tomllib
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 LANGS = ("ja", "en")
 
@@ -78,6 +79,26 @@ def localized_parser(parser: argparse.ArgumentParser, t: dict[str, str]) -> argp
     parser.error = error  # type: ignore[method-assign]
     parser.parse_known_args = parse_known_args  # type: ignore[method-assign, assignment]
     return parser
+
+
+def at_least_one(t: dict[str, str]) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least 1 (``--jobs N``), refused in t's language."""
+    def number(text: str) -> int:
+        value = int(text)
+        if value < 1:
+            raise argparse.ArgumentTypeError(t["jobs_at_least_one"])
+        return value
+    return number
+
+
+def existing_path(t: dict[str, str]) -> Callable[[str], str]:
+    """An argparse type: a file or folder that is there (an audit or import of nothing is
+    refused, not reported); ``-`` is standard input."""
+    def path(text: str) -> str:
+        if text != "-" and not os.path.exists(text):
+            raise argparse.ArgumentTypeError(t["path_missing"].format(path=text))
+        return text
+    return path
 
 
 def did_you_mean(message: str, parser: argparse.ArgumentParser, t: dict[str, str]) -> str:

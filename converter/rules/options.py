@@ -149,10 +149,13 @@ def evaluates(system: str) -> Callable[[Callable[..., Evaluation]], Callable[...
     return wrap
 
 
-def parse_rule_args(args: Iterable[str], systems: Iterable[str]) -> dict[str, str]:
-    """``["damage_dice=every_die", ...]`` → dict, checked against every system's options."""
+def parse_rule_args(args: Iterable[str], systems: Iterable[str] | None = None) -> dict[str, str]:
+    """``["damage_dice=every_die", ...]`` → dict, checked against the options of ``systems``
+    (every system's by default)."""
+    from . import system_ids
+
     known: dict[str, set[str]] = {}
-    for system in systems:
+    for system in system_ids() if systems is None else systems:
         for name, spec in option_declarations(system).items():
             known.setdefault(name, set()).update(spec["values"])
     out: dict[str, str] = {}

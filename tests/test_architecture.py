@@ -234,3 +234,65 @@ def test_nothing_imports_the_web_package() -> None:
     """Only the command line (``mechasheet web``) imports converter.web: no library part depends on the page."""
     assert sorted(m for m, imported in GRAPH.items() if not m.startswith(("converter.web", "converter.cli"))
                   and any(i.startswith("converter.web") for i in imported)) == []
+
+
+#: module-level state a function may change: (module, name) → why
+REGISTRIES = {("converter.core.source", "READERS"): "the readers' registry, filled as converter is imported"}
+_MUTATORS = {"append", "add", "update", "setdefault", "pop", "popitem", "clear", "extend", "insert", "remove",
+             "discard", "appendleft"}
+
+
+def _module_state_changes(path: Path) -> set[tuple[str, int]]:
+    """(name, line) of each place a function changes a module-level name: a ``global``
+    statement, an item assigned or deleted, a mutating method called (locals that shadow a
+    module name excluded)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top = {t.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+           for t in (node.targets if isinstance(node, ast.Assign) else [node.target]) if isinstance(t, ast.Name)}
+    found: set[tuple[str, int]] = set()
+    for fn in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        args = fn.args
+        local = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+        local |= {t.id for n in ast.walk(fn) if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+        shared = top - local
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Global):
+                found.update((name, n.lineno) for name in n.names)
+            elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _MUTATORS
+                  and isinstance(n.func.value, ast.Name) and n.func.value.id in shared):
+                found.add((n.func.value.id, n.lineno))
+            elif isinstance(n, (ast.Assign, ast.AugAssign, ast.Delete)):
+                for t in n.targets if isinstance(n, (ast.Assign, ast.Delete)) else [n.target]:
+                    if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in shared:
+                        found.add((t.value.id, n.lineno))
+    return found
+
+
+def test_no_function_changes_module_level_state() -> None:
+    """No process-wide mutable state: no function changes a module-level name (what a call reuses
+    is an explicit object or an lru_cache), except the reader registry."""
+    changes = {f"{module}.{name} (line {line})" for module, path in MODULES.items()
+               for name, line in _module_state_changes(path) if (module, name) not in REGISTRIES}
+    assert sorted(changes) == []
+
+
+def test_the_state_scan_sees_a_cache(tmp_path: Path) -> None:
+    """The scan finds the shapes a process-wide cache takes (so its silence above means something)."""
+    import textwrap
+
+    sample = textwrap.dedent('''
+        _SEEN = {}
+        _ORDER = []
+        def remember(k, v):
+            _SEEN[k] = v
+            _ORDER.append(k)
+        def forget():
+            global _SEEN
+            _SEEN = {}
+        def local_only(_ORDER):
+            _ORDER.append(1)
+    ''')
+    path = tmp_path / "state_sample.py"
+    path.write_text(sample, encoding="utf-8")
+    assert {name for name, _ in _module_state_changes(path)} == {"_SEEN", "_ORDER"}
+    assert len(_module_state_changes(path)) == 3

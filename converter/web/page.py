@@ -31,6 +31,32 @@ ZIP, XLSX, JSON_MIME = ("application/zip", "application/vnd.openxmlformats-offic
 AUDIT_REPORT, AUDIT_COPIES = "audit.json", "annotated"  # `mechasheet audit -o audit.json`'s names
 
 
+#: what a check and an audit import on their first run: under Pyodide each module is compiled
+#: from source then (no bytecode for its Python in the wheel), seconds the first drop would wait
+WARM_MODULES = ("converter.batch.checking", "converter.audit.folder", "converter.audit.drift",
+                "converter.audit.html_report", "converter.sheets.source", "converter.sheets.reader",
+                "converter.legacy.sources", "converter.check.context", "python_calamine")
+
+
+def warm() -> str:
+    """``{"ok": true}`` once the modules a check and an audit import are imported and each
+    system's schema and engine have run once on an empty document: the worker calls it after
+    start-up, so the first dropped files do not wait for it."""
+    def work(req: Request) -> bool:
+        import importlib
+
+        from ..check import check_document
+        from ..rules import system_ids
+
+        for name in WARM_MODULES:
+            importlib.import_module(name)
+        for system in system_ids():
+            check_document({"system": system})
+        return True
+
+    return _answer("{}", work, chdir=False)
+
+
 def version() -> str:
     """``{"ok": "<mechasheet version>"}``: the page shows which engine it runs."""
     from ..core.version import __version__
@@ -46,23 +72,26 @@ class Session:
         self.out = Path(os.path.abspath(out))  # the methods run in a request's root
         self._check: Any = None  # the last CheckReport
         self._audit: Any = None  # the last check's AuditReport (its party view)
+        self._request: Request = {}  # the last check's request (a party asked for later)
 
     # --- the methods the worker calls ------------------------------------------------------------
 
     def check(self, request: str, on_progress: Progress | None = None) -> str:
         """``{"report": R, "party": P}``: R exactly as ``mechasheet check PATHS --format json``
         prints it (with the request's --rule, --catalog, --skills, --lang), P each system's
-        party view as the audit computes it (the house rules given), as tables."""
+        party view as the audit computes it (the house rules given), as tables. With
+        ``"party": false`` the files are not read the audit's way now: P is null, and
+        :meth:`party` reads them when asked (the cards shown first)."""
         return _answer(request, lambda req: self._run_check(req, on_progress))
 
     def report(self, request: str) -> str:
         """The last check's report again, in ``request["lang"]``."""
         return _answer(request, lambda req: self._last().to_dict(_lang(req)), chdir=False)
 
-    def party(self, request: str) -> str:
-        """The last check's party tables again, in ``request["lang"]``."""
-        return _answer(request, lambda req: party_tables(self._audit, _lang(req)) if self._last() else [],
-                       chdir=False)
+    def party(self, request: str, on_progress: Progress | None = None) -> str:
+        """The last check's party tables, in ``request["lang"]`` (its files read the audit's
+        way first if that check did not)."""
+        return _answer(request, lambda req: self._party(_lang(req), on_progress), chdir=False)
 
     def audit(self, request: str, on_progress: Progress | None = None) -> str:
         """A zip of ``audit.json`` (the bytes ``mechasheet audit PATHS -o audit.json`` writes)
@@ -101,31 +130,64 @@ class Session:
         return self._check
 
     def _run_check(self, req: Request, on_progress: Progress | None) -> dict[str, Any]:
-        from ..audit.folder import AUDIT_SUFFIXES, audit_paths
         from ..batch.checking import check_files
-        from ..io.sources import expand_paths
         from ..sheets.source import load_context
 
         paths, lang, rules = _paths(req), _lang(req), _rules(req)
+        with_party = req.get("party", True) is not False
+        house = _house(req)  # a bad house rules file refused before any file is read
         context = load_context(req.get("catalog"), req.get("skills"))
-        house, profile = _house(req), _profile(req)
-        audited = len(expand_paths(paths, AUDIT_SUFFIXES))
-        counts = {"done": 0, "total": audited}
+        counts = {"done": 0, "total": self._audit_count(paths) if with_party else 0}
 
         def found(n: int) -> None:
             counts["total"] += n
 
-        def step(path: str) -> None:
+        def step(fr: Any) -> None:
             counts["done"] += 1
             if on_progress is not None:
-                on_progress(counts["done"], counts["total"], path)
+                on_progress(counts["done"], counts["total"], fr.path)
 
-        report = check_files(paths, rules, context, jobs=1, on_report=lambda fr: step(fr.path), on_found=found,
+        report = check_files(paths, rules, context, jobs=1, on_report=step, on_found=found,
                              catalog_file=req.get("catalog"), required=True, isolate=False)
-        audit = audit_paths(paths, house=house, options=rules, context=context, profile=profile,
-                            on_file=lambda f: step(f.path), isolate=False)
-        self._check, self._audit = report, audit
-        return {"report": report.to_dict(lang), "party": party_tables(audit, lang)}
+        self._check, self._audit, self._request = report, None, {**req, "root": os.getcwd()}
+        if not with_party:
+            return {"report": report.to_dict(lang), "party": None}
+        self._audit = self._audited(req, rules, house, context, step)
+        return {"report": report.to_dict(lang), "party": party_tables(self._audit, lang)}
+
+    @staticmethod
+    def _audit_count(paths: list[str]) -> int:
+        from ..audit.folder import AUDIT_SUFFIXES
+        from ..io.sources import expand_paths
+
+        return len(expand_paths(paths, AUDIT_SUFFIXES))
+
+    def _audited(self, req: Request, rules: dict[str, str], house: Any, context: dict[str, Any],
+                 step: Callable[[Any], None]) -> Any:
+        """The request's files read and checked the audit's way, with the folder's views."""
+        from ..audit.folder import audit_paths
+
+        return audit_paths(_paths(req), house=house, options=rules, context=context, profile=_profile(req),
+                           on_file=step, isolate=False)
+
+    def _party(self, lang: str, on_progress: Progress | None) -> list[dict[str, Any]]:
+        if self._audit is None:
+            from ..sheets.source import load_context
+
+            req = self._request or {}
+            if self._last() is not None and req:
+                with _working_dir(req["root"]):
+                    total = self._audit_count(_paths(req))
+                    done: list[str] = []
+
+                    def step(f: Any) -> None:
+                        done.append(f.path)
+                        if on_progress is not None:
+                            on_progress(len(done), total, f.path)
+
+                    self._audit = self._audited(req, _rules(req), _house(req),
+                                                load_context(req.get("catalog"), req.get("skills")), step)
+        return party_tables(self._audit, lang)
 
     def _run_audit(self, req: Request, on_progress: Progress | None) -> dict[str, str]:
         import zipfile

@@ -140,6 +140,28 @@ def test_party_is_the_audits(root: Path, session: Session, tmp_path: Path) -> No
     assert english[0]["columns"] != party[0]["columns"]  # the headings (and the notes) in English
 
 
+def test_party_later_is_the_party_now(root: Path, tmp_path: Path) -> None:
+    """A check with "party": false leaves the party out (null); Session.party then reads the
+    files the audit's way and gives the tables the check would have given."""
+    req = {"root": str(root), "paths": ["samples", "samples/legacy"], "house": HOUSE, "lang": "en"}
+    now = ok(Session(out=tmp_path / "a").check(json.dumps(req)))
+    later = Session(out=tmp_path / "b")
+    first = ok(later.check(json.dumps({**req, "party": False})))
+    assert first == {**now, "party": None}
+    calls: list[int] = []
+    assert ok(later.party(json.dumps({"lang": "en"}), lambda done, total, path: calls.append(done))) == now["party"]
+    assert calls == list(range(1, len(calls) + 1)) and len(calls) > len(first["report"]["files"])
+
+
+def test_warm_prepares_without_changing_a_report(root: Path, session: Session) -> None:
+    """warm() answers ok, and a check after it reports what a check without it reports."""
+    from converter.web.page import warm
+
+    before = ok(session.check(json.dumps({"root": str(root), "paths": ["samples/up"], "party": False})))
+    assert json.loads(warm()) == {"ok": True}
+    assert ok(session.check(json.dumps({"root": str(root), "paths": ["samples/up"], "party": False}))) == before
+
+
 def _cli_audit(root: Path, scratch: Path, req: dict[str, Any], *more: str) -> dict[str, Any]:
     """`mechasheet audit PATHS -o audit.json` run from a copy of ``root`` (it writes beside the
     inputs); its report, and the copy's folder under ``scratch``/cli."""
@@ -291,13 +313,16 @@ def test_version_is_the_packages() -> None:
 
 
 def test_the_page_loads_none_of_the_libraries_pyodide_lacks(root: Path, tmp_path: Path) -> None:
-    """Every method runs with pandas, numpy, matplotlib, Jinja2, rich and jsonschema-rs
-    unimportable, as under Pyodide (a fresh interpreter: only it shows what is imported)."""
+    """warm() and every method run with pandas, numpy, matplotlib, Jinja2, rich and
+    jsonschema-rs unimportable, as under Pyodide (a fresh interpreter: only it shows what is
+    imported); warm() has imported what a check needs."""
     script = f"""
 import json, sys
 for name in ("pandas", "numpy", "matplotlib", "jinja2", "rich", "jsonschema_rs", "xlwings"):
     sys.modules[name] = None
-from converter.web.page import Session
+from converter.web.page import WARM_MODULES, Session, warm
+assert json.loads(warm()) == {{"ok": True}}
+assert all(m in sys.modules for m in WARM_MODULES + ("jsonschema", "converter.rules.pp.engine")), "not warmed"
 s = Session(out={str(tmp_path / "out")!r})
 base = {{"root": {str(root)!r}, "catalog": "samples/mailgear/catalog-example.xlsx"}}
 calls = [("check", {{"paths": ["samples", "samples/legacy"]}}), ("party", {{"lang": "en"}}),
@@ -316,3 +341,18 @@ print("ok")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
     assert done.stdout.strip() == "ok", done.stderr[-3000:]
+
+
+def test_an_exclusive_write_works_without_hard_links(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where os has no link at all (Pyodide), write_atomic still writes a new file exclusively
+    and refuses an existing one (the audit's outputs in the page)."""
+    from converter.core.errors import OutputError
+    from converter.io.files import write_atomic
+
+    monkeypatch.delattr(os, "link")
+    target = tmp_path / "audit.json"
+    write_atomic(target, b"{}")
+    assert target.read_bytes() == b"{}"
+    with pytest.raises(OutputError):
+        write_atomic(target, b"[]")
+    assert target.read_bytes() == b"{}" and [p.name for p in tmp_path.iterdir()] == ["audit.json"]

@@ -171,22 +171,21 @@ class Session:
                            on_file=step, isolate=False)
 
     def _party(self, lang: str, on_progress: Progress | None) -> list[dict[str, Any]]:
-        if self._audit is None:
+        self._last()  # a check first
+        if self._audit is None:  # that check left the party for later: read its files now
             from ..sheets.source import load_context
 
-            req = self._request or {}
-            if self._last() is not None and req:
-                with _working_dir(req["root"]):
-                    total = self._audit_count(_paths(req))
-                    done: list[str] = []
+            req = self._request
+            with _working_dir(req["root"]):
+                total, done = self._audit_count(_paths(req)), [0]
 
-                    def step(f: Any) -> None:
-                        done.append(f.path)
-                        if on_progress is not None:
-                            on_progress(len(done), total, f.path)
+                def step(f: Any) -> None:
+                    done[0] += 1
+                    if on_progress is not None:
+                        on_progress(done[0], total, f.path)
 
-                    self._audit = self._audited(req, _rules(req), _house(req),
-                                                load_context(req.get("catalog"), req.get("skills")), step)
+                context = load_context(req.get("catalog"), req.get("skills"))
+                self._audit = self._audited(req, _rules(req), _house(req), context, step)
         return party_tables(self._audit, lang)
 
     def _run_audit(self, req: Request, on_progress: Progress | None) -> dict[str, str]:

@@ -91,7 +91,14 @@ class Session:
     def party(self, request: str, on_progress: Progress | None = None) -> str:
         """The last check's party tables, in ``request["lang"]`` (its files read the audit's
         way first if that check did not)."""
-        return _answer(request, lambda req: self._party(_lang(req), on_progress), chdir=False)
+        return _answer(request, lambda req: party_tables(self._audit_of_last(on_progress), _lang(req)),
+                       chdir=False)
+
+    def audit_report(self, request: str, on_progress: Progress | None = None) -> str:
+        """The last check's files as the audit reads them, ``{"ok": A}``: the dict ``mechasheet
+        audit PATHS -o audit.json --no-annotated`` writes (a homemade workbook's characters read
+        by their labels, each with its totals and findings: the cards the check cannot give)."""
+        return _answer(request, lambda req: self._audit_of_last(on_progress).to_dict(_lang(req)), chdir=False)
 
     def audit(self, request: str, on_progress: Progress | None = None) -> str:
         """A zip of ``audit.json`` (the bytes ``mechasheet audit PATHS -o audit.json`` writes)
@@ -170,9 +177,10 @@ class Session:
         return audit_paths(_paths(req), house=house, options=rules, context=context, profile=_profile(req),
                            on_file=step, isolate=False)
 
-    def _party(self, lang: str, on_progress: Progress | None) -> list[dict[str, Any]]:
+    def _audit_of_last(self, on_progress: Progress | None) -> Any:
+        """The last check's files read the audit's way (now, if that check left it for later)."""
         self._last()  # a check first
-        if self._audit is None:  # that check left the party for later: read its files now
+        if self._audit is None:
             from ..sheets.source import load_context
 
             req = self._request
@@ -186,7 +194,7 @@ class Session:
 
                 context = load_context(req.get("catalog"), req.get("skills"))
                 self._audit = self._audited(req, _rules(req), _house(req), context, step)
-        return party_tables(self._audit, lang)
+        return self._audit
 
     def _run_audit(self, req: Request, on_progress: Progress | None) -> dict[str, str]:
         import zipfile

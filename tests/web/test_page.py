@@ -140,6 +140,17 @@ def test_party_is_the_audits(root: Path, session: Session, tmp_path: Path) -> No
     assert english[0]["columns"] != party[0]["columns"]  # the headings (and the notes) in English
 
 
+def test_audit_report_is_the_clis_audit_json(root: Path, session: Session, tmp_path: Path) -> None:
+    """Session.audit_report gives the dict `audit --no-annotated -o audit.json` writes for the
+    last check's files, homemade workbooks read by their labels."""
+    req = {"root": str(root), "paths": ["samples/pp", "samples/legacy"], "house": HOUSE, "lang": "en",
+           "party": False}
+    ok(session.check(json.dumps(req)))
+    got = ok(session.audit_report(json.dumps({"lang": "en"})))
+    assert got == _cli_audit(root, tmp_path, req, "--no-annotated")
+    assert any(f["audit"]["sheet"] for f in got["files"])  # legacy sheets read by their labels
+
+
 def test_party_later_is_the_party_now(root: Path, tmp_path: Path) -> None:
     """A check with "party": false leaves the party out (null); Session.party then reads the
     files the audit's way and gives the tables the check would have given."""

@@ -57,6 +57,23 @@ def warm() -> str:
     return _answer("{}", work, chdir=False)
 
 
+def rules(request: str = "{}") -> str:
+    """Every system's rules readings, what ``mechasheet rules`` lists, so the page offers each
+    as a choice: ``[{"system", "name", "label", "default", "values": {value: label}}]`` in the
+    request's language, in the listing's order."""
+    def work(req: Request) -> list[dict[str, Any]]:
+        from ..rules import system_ids
+        from ..rules.options import option_declarations
+
+        en = _lang(req) == "en"
+        return [{"system": system, "name": name, "label": decl.get("label_en", decl["label"]) if en else decl["label"],
+                 "default": decl["default"],
+                 "values": dict(decl.get("values_en", decl["values"]) if en else decl["values"])}
+                for system in system_ids() for name, decl in option_declarations(system).items()]
+
+    return _answer(request, work, chdir=False)
+
+
 def version() -> str:
     """``{"ok": "<mechasheet version>"}``: the page shows which engine it runs."""
     from ..core.version import __version__

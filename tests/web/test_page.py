@@ -316,6 +316,23 @@ def test_a_bad_request_is_an_internal_error_value(session: Session) -> None:
         assert answer["error"]["code"] == "INTERNAL" and answer["error"]["message"], (method, answer)
 
 
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_rules_are_what_mechasheet_rules_lists(lang: str) -> None:
+    """page.rules gives every reading `mechasheet rules` prints: each line of the listing, in
+    its order, is one of its options or one of its values, with its label in the language."""
+    from converter.web.page import rules
+
+    readings = ok(rules(json.dumps({"lang": lang})))
+    _, printed = cli(ROOT, "rules", "--lang", lang)
+    default = "default" if lang == "en" else "既定"
+    lines = []
+    for r in readings:
+        lines.append(f"{r['system']}: --rule {r['name']}=VALUE  ({r['label']}; {default} {r['default']})")
+        lines += [f"    {value}: {label}" for value, label in r["values"].items()]
+        assert r["default"] in r["values"]
+    assert "\n".join(lines) + "\n" == printed
+
+
 def test_version_is_the_packages() -> None:
     """version() names the installed mechasheet."""
     from converter.core.version import __version__

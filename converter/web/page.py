@@ -132,8 +132,9 @@ class Session:
         return _answer(request, self._filled)
 
     def convert(self, request: str) -> str:
-        """``mechasheet convert PATH --to SYSTEM``: the document, the account as text, the
-        conversion as JSON, and the document as a file to download."""
+        """``mechasheet convert PATH --to SYSTEM [--mapping FILE] [--catalog FILE]``: the
+        document, the account as text, the conversion as JSON, and the document as a file to
+        download."""
         return _answer(request, self._convert)
 
     def ccfolia(self, request: str) -> str:
@@ -277,7 +278,7 @@ class Session:
 
         path, to, lang = _path(req), str(req.get("to") or ""), _lang(req)
         _known_system(to)
-        result, written = convert_file(path, to, self._target(f"{Path(path).stem}.{to}.json"), None,
+        result, written = convert_file(path, to, self._target(f"{Path(path).stem}.{to}.json"), req.get("mapping"),
                                        req.get("catalog"), True, lang)
         assert written is not None
         return {"document": result.document, "text": render_text(result, lang),

@@ -235,12 +235,21 @@ def test_filled_sheet_is_the_clis_and_checks_as_its_document(root: Path, session
     assert read["totals"] == source["totals"] and read["derived"] == source["derived"]
 
 
-@pytest.mark.parametrize("src, to", [("samples/up/l-super-robot.json", "pp"), ("samples/pp/veteran.xlsx", "mailgear"),
-                                     ("samples/mailgear/veteran-custom.json", "up")])
-def test_convert_gives_the_clis_document(root: Path, session: Session, src: str, to: str) -> None:
-    """Session.convert's document (and its file) is `convert --format json`'s, its conversion the same."""
-    got = ok(session.convert(json.dumps({"root": str(root), "path": src, "to": to, "lang": "en"})))
-    _, printed = cli(root, "convert", src, "--to", to, "--format", "json", "--lang", "en")
+MAPPING = "_options/mapping.toml"
+
+
+@pytest.mark.parametrize("src, to, options", [
+    ("samples/up/l-super-robot.json", "pp", {}), ("samples/pp/veteran.xlsx", "mailgear", {}),
+    ("samples/mailgear/veteran-custom.json", "up", {"catalog": OPTIONS["catalog"]}),
+    ("samples/up/s-real-robot.json", "pp", {"mapping": MAPPING})])
+def test_convert_gives_the_clis_document(root: Path, session: Session, src: str, to: str,
+                                         options: dict[str, str]) -> None:
+    """Session.convert's document (and its file) is `convert --format json`'s (with its
+    --catalog or --mapping), its conversion the same."""
+    (root / MAPPING).write_text('[parameters]\nspeed_per_grid = "1/2"\n', "utf-8")
+    got = ok(session.convert(json.dumps({"root": str(root), "path": src, "to": to, "lang": "en", **options})))
+    _, printed = cli(root, "convert", src, "--to", to, "--format", "json", "--lang", "en",
+                     *[a for k, v in options.items() for a in (f"--{k}", v)])
     expected = json.loads(printed)
     assert got["document"] == expected["document"]
     assert got["conversion"] == expected["conversion"]

@@ -1,0 +1,127 @@
+// The page's Web Worker: Pyodide and the project's own Python (converter.web.page), loaded from
+// this site only, so the page's thread stays free while sheets are read and checked.
+//
+// Messages in:  {id, method, request, files?, options?}   (method: a Session method or "version")
+// Messages out: {ready: {version, ms}} | {failed: text} once at start;
+//               {id, progress: [done, total, path]} during a check;
+//               {id, result: <page.py's JSON answer, parsed>, download?: {name, mime, bytes}}.
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+
+const IN = "/in";
+const started = performance.now();
+let pyodide = null;
+let session = null;
+let page = null;
+
+async function start() {
+  const site = await (await fetch(new URL("site.json", self.location))).json();
+  pyodide = await loadPyodide({
+    indexURL: new URL("pyodide/", self.location).href,
+    stdout: () => {},
+    stderr: () => {},
+  });
+  // Pyodide prints what it loads on the console; the page keeps the console for real problems.
+  await pyodide.loadPackage(site.wheels.map((w) => new URL(w, self.location).href), {
+    messageCallback: () => {},
+    errorCallback: (text) => console.warn(text),
+  });
+  page = pyodide.pyimport("converter.web.page");
+  session = page.Session();
+  const version = JSON.parse(page.version());
+  return { version: version.ok ?? site.mechasheet, site };
+}
+
+// --- Pyodide's file system -----------------------------------------------------------------------
+
+function removeTree(path) {
+  const FS = pyodide.FS;
+  if (!FS.analyzePath(path).exists) return;
+  for (const name of FS.readdir(path)) {
+    if (name === "." || name === "..") continue;
+    const child = `${path}/${name}`;
+    if (FS.isDir(FS.stat(child).mode)) removeTree(child);
+    else FS.unlink(child);
+  }
+  FS.rmdir(path);
+}
+
+function makeParents(path) {
+  const FS = pyodide.FS;
+  const parts = path.split("/").slice(1, -1);
+  let at = "";
+  for (const part of parts) {
+    at += `/${part}`;
+    if (!FS.analyzePath(at).exists) FS.mkdir(at);
+  }
+}
+
+/** Each dropped file under /in/ at its relative path; /in/ cleared first (a new run). */
+async function writeInputs(files) {
+  removeTree(IN);
+  pyodide.FS.mkdir(IN);
+  for (const { path, file } of files) {
+    const target = `${IN}/${path}`;
+    makeParents(target);
+    pyodide.FS.writeFile(target, new Uint8Array(await file.arrayBuffer()));
+  }
+}
+
+// --- requests ------------------------------------------------------------------------------------
+
+async function handle(message) {
+  const { id, method, request } = message;
+  if (message.files) await writeInputs(message.files);
+  let answer;
+  if (method === "check") {
+    const onProgress = (done, total, path) => self.postMessage({ id, progress: [done, total, String(path)] });
+    answer = session.check(JSON.stringify(request), onProgress);
+  } else if (method === "version") {
+    answer = page.version();
+  } else if (method === "rules") {
+    // page.rules is optional (WEB-CONTRACT.md, Changes): without it the page offers free text.
+    answer = typeof page.rules === "function" ? page.rules(JSON.stringify(request))
+      : JSON.stringify({ ok: null });
+  } else {
+    const call = session[method];
+    if (typeof call !== "function") {
+      answer = JSON.stringify({ error: { code: "INTERNAL", message: `no method ${method}`, hint: "" } });
+    } else {
+      answer = call.call(session, JSON.stringify(request));
+    }
+  }
+  const result = JSON.parse(answer);
+  const reply = { id, result };
+  const transfer = [];
+  const file = result.ok && typeof result.ok === "object" ? result.ok.file : undefined;
+  if (typeof file === "string") {
+    const bytes = pyodide.FS.readFile(file);
+    pyodide.FS.unlink(file);
+    reply.download = { name: result.ok.name, mime: result.ok.mime, bytes };
+    transfer.push(bytes.buffer);
+  }
+  self.postMessage(reply, transfer);
+}
+
+// One request at a time, in the order they came: Python runs on this one thread anyway.
+let queue = Promise.resolve();
+const ready = start();
+
+self.onmessage = (event) => {
+  const message = event.data;
+  queue = queue.then(async () => {
+    try {
+      await ready;
+      await handle(message);
+    } catch (err) {
+      self.postMessage({
+        id: message.id,
+        result: { error: { code: "INTERNAL", message: String(err && err.message ? err.message : err), hint: "" } },
+      });
+    }
+  });
+};
+
+ready.then(
+  ({ version }) => self.postMessage({ ready: { version, ms: performance.now() - started } }),
+  (err) => self.postMessage({ failed: String(err && err.message ? err.message : err) }),
+);

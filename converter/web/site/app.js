@@ -423,7 +423,8 @@ async function run(inputs) {
   bar.value = 0;
   const started = performance.now();
   const files = [...state.inputs, ...optionInputs()];
-  const answer = await call("check", baseRequest(), { files }, (done, total, path) => {
+  const request = baseRequest();
+  const answer = await call("check", request, { files }, (done, total, path) => {
     bar.max = Math.max(total, 1);
     bar.value = done;
     $("progress").textContent = t("reading", done, total, path);
@@ -439,6 +440,11 @@ async function run(inputs) {
   } else {
     state.report = answer.ok.report;
     state.party = answer.ok.party || [];
+    if (request.lang !== state.lang) {
+      // The language was switched during the run: the report again in the one now chosen.
+      const again = await call("report", { lang: state.lang });
+      if (again.ok) state.report = again.ok;
+    }
     window.mechasheetReport = state.report;
     $("progress").textContent = "";
     render();
@@ -696,6 +702,9 @@ function drawTemplateButtons() {
 // --- language ------------------------------------------------------------------------------------
 
 async function switchLang(lang) {
+  // The state says "running" from the click on, so a script waiting for "done" waits for this.
+  const rerender = state.report !== null && !state.running;
+  if (rerender) setState("running");
   state.lang = lang;
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
@@ -709,9 +718,8 @@ async function switchLang(lang) {
     drawRuleSelects();
   }
   if (!state.ready) $("progress").textContent = t("loading");
-  if (state.report && !state.running) {
+  if (rerender) {
     // The same run's report in the other language: no file is read again.
-    setState("running");
     const answer = await call("report", { lang });
     if (answer.ok) {
       state.report = answer.ok;

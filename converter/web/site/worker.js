@@ -57,6 +57,7 @@ function makeParents(path) {
 
 /** Each dropped file under /in/ at its relative path; /in/ cleared first (a new run). */
 async function writeInputs(files) {
+  pyodide.FS.chdir("/"); // the last run worked in /in: a directory in use cannot be removed
   removeTree(IN);
   pyodide.FS.mkdir(IN);
   for (const { path, file } of files) {
@@ -102,6 +103,13 @@ async function handle(message) {
   self.postMessage(reply, transfer);
 }
 
+/** An error as text: a Python traceback, a JS error's message, or Pyodide's file system's errno. */
+function describe(err) {
+  if (err && typeof err.message === "string" && err.message) return err.message;
+  if (err && err.errno !== undefined) return `file system error ${err.errno}${err.code ? ` (${err.code})` : ""}`;
+  return String(err);
+}
+
 // One request at a time, in the order they came: Python runs on this one thread anyway.
 let queue = Promise.resolve();
 const ready = start();
@@ -115,7 +123,7 @@ self.onmessage = (event) => {
     } catch (err) {
       self.postMessage({
         id: message.id,
-        result: { error: { code: "INTERNAL", message: String(err && err.message ? err.message : err), hint: "" } },
+        result: { error: { code: "INTERNAL", message: describe(err), hint: "" } },
       });
     }
   });
@@ -123,5 +131,5 @@ self.onmessage = (event) => {
 
 ready.then(
   ({ version }) => self.postMessage({ ready: { version, ms: performance.now() - started } }),
-  (err) => self.postMessage({ failed: String(err && err.message ? err.message : err) }),
+  (err) => self.postMessage({ failed: describe(err) }),
 );

@@ -120,6 +120,9 @@ def _parser(lang: str = "ja") -> argparse.ArgumentParser:
             paths={"nargs": "+", "metavar": "SHEET_OR_DOC"},
             to={"required": True, "type": str.lower, "choices": ("ccfolia", "udonarium", "palette")},
             stdout={"action": "store_true"}, output={"metavar": "OUTDIR"})
+    command("web", "output:web_output", ("--serve", "web_serve"), ("--port", "web_port"), "force:web_force", "lang",
+            examples=True, output={"metavar": "SITE"}, serve={"action": "store_true"},
+            port={"type": int, "default": 0, "metavar": "N"})
     return p
 
 
@@ -336,9 +339,16 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK if len(written) == len(done) else EXIT_FINDINGS
 
 
+def _cmd_web(args: argparse.Namespace) -> int:
+    from .web.build import run_web
+
+    return run_web(args.output, serve_it=args.serve, port=args.port, force=args.force, lang=args.lang,
+                   stdout=sys.stdout, stderr=sys.stderr)
+
+
 COMMANDS = {"convert": _cmd_convert, "export": _cmd_export, "check": _cmd_check, "import": _cmd_import,
             "audit": _cmd_audit, "schema": _cmd_schema, "rules": _cmd_rules, "template": _cmd_template,
-            "write": _cmd_write, "read": _cmd_read, "recompute": _cmd_recompute}
+            "write": _cmd_write, "read": _cmd_read, "recompute": _cmd_recompute, "web": _cmd_web}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -213,6 +213,8 @@ WALLS = {
     "converter.convert": ("core", "rules", "io", "check", "sheets"),
     "converter.export": ("core", "rules", "io", "check", "sheets", "legacy", "imports"),
     "converter.excel": ("core", "rules", "io", "check", "sheets"),
+    "converter.web": ("core", "rules", "io", "check", "sheets", "legacy", "batch", "imports", "audit", "convert",
+                      "export", "excel"),
 }
 
 
@@ -226,3 +228,9 @@ def test_each_package_imports_only_what_its_wall_allows(package: str) -> None:
 def test_nothing_imports_the_command_line() -> None:
     """Only ``python -m converter`` imports converter.cli: the library never calls its front end."""
     assert sorted(m for m, imported in GRAPH.items() if "converter.cli" in imported) == ["converter.__main__"]
+
+
+def test_nothing_imports_the_web_package() -> None:
+    """Only the command line (``mechasheet web``) imports converter.web: no library part depends on the page."""
+    assert sorted(m for m, imported in GRAPH.items() if not m.startswith(("converter.web", "converter.cli"))
+                  and any(i.startswith("converter.web") for i in imported)) == []

@@ -67,11 +67,12 @@ def _crashed(path: Path, reason: str) -> AuditedFile:
 def audit_paths(paths: Iterable[str | Path], *, house: HouseRules | None = None,
                 options: Mapping[str, str] | None = None, context: Mapping[str, Any] | None = None,
                 profile: Profile | None = None, jobs: int = 1, limits: Limits | None = None,
-                on_file: Callable[[AuditedFile], None] | None = None) -> AuditReport:
+                on_file: Callable[[AuditedFile], None] | None = None, isolate: bool = True) -> AuditReport:
     """Audit every file named (folders searched as ``check`` searches them: sub-folders named
     ``broken`` or ``legacy`` are read when named): each checked in a worker, then the folder's views. ``options`` (``--rule``)
     win over the house rules' readings, which win over each sheet's own; ``on_file`` is called
-    with each file audited, in input order."""
+    with each file audited, in input order. Without ``isolate`` every file is read here (the
+    browser page: Pyodide has no worker processes)."""
     house = house or HouseRules()
     files = expand_paths(paths, AUDIT_SUFFIXES)
     chosen = {**house.rules, **(options or {})}
@@ -89,7 +90,8 @@ def audit_paths(paths: Iterable[str | Path], *, house: HouseRules | None = None,
 
     task = Task(partial(audit_file, options=chosen, context=context, profile=profile), _crashed)
     if files:
-        run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits or Limits(), done)
+        run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits or Limits(), done,
+                       isolate=isolate)
     return finish(audited, house, chosen)
 
 

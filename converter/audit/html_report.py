@@ -134,10 +134,18 @@ def _member_view(index: int, member: AuditMember, spent: dict[str, int], colours
 
 def party_charts(report: AuditReport, lang: str) -> list[dict[str, Any]]:
     """One chart per system of the party view, with its caption (median, outliers by name)."""
+    return [{"anchor": f"party-{n}", "system": system, "caption": caption,
+             "svg": party_chart_svg(system, view, bars, lang) if bars else None}
+            for n, (system, view, caption, bars) in enumerate(party_captions(report, lang))]
+
+
+def party_captions(report: AuditReport, lang: str) -> list[tuple[str, dict[str, Any], str, list[Bar]]]:
+    """Each system's party view with its caption and its members' bars (no chart drawn: the
+    browser page titles its tables with the captions, without matplotlib)."""
     t = texts(lang)
-    charts = []
+    captions = []
     sep = "、" if lang == "ja" else ", "
-    for n, (system, view) in enumerate(report.party.items()):
+    for system, view in report.party.items():
         counted = {(x["file"], x["name"]) for x in view["members"]}  # each character once
         members = [m for m in report.members if m.readable and m.report.system == system
                    and (m.report.path, m.name) in counted]
@@ -158,9 +166,8 @@ def party_charts(report: AuditReport, lang: str) -> list[dict[str, Any]]:
         if view.get("left_out"):
             caption += t["audit_html_party_left_out"].format(names=sep.join(
                 left_out_text(x, lang) for x in view["left_out"]))
-        charts.append({"anchor": f"party-{n}", "system": system, "caption": caption,
-                       "svg": party_chart_svg(system, view, bars, lang) if bars else None})
-    return charts
+        captions.append((system, view, caption, bars))
+    return captions
 
 
 @lru_cache(maxsize=1)

@@ -124,10 +124,11 @@ def copy_targets(paths: Sequence[Path], folder: Path, inputs: Inputs, force: boo
 
 
 def write_annotated(report: AuditReport, targets: dict[str, Path], lang: str = "ja", force: bool = False,
-                    jobs: int = 1) -> list[Path]:
+                    jobs: int = 1, isolate: bool = True) -> list[Path]:
     """An annotated copy of every readable workbook audited, to its target
-    (:func:`copy_targets`), each made and written in a worker; each copy's losses (none for a
-    package edited directly), or why it could not be made, are recorded on its file."""
+    (:func:`copy_targets`), each made and written in a worker (here without ``isolate``); each
+    copy's losses (none for a package edited directly), or why it could not be made, are
+    recorded on its file."""
     from functools import partial
 
     from ..batch.pool import Limits, Task, run_in_workers
@@ -145,7 +146,8 @@ def write_annotated(report: AuditReport, targets: dict[str, Path], lang: str = "
 
     task = Task(partial(_annotate_one, plan=plan, lang=lang, force=force), _annotation_crashed)
     paths = [Path(f.path) for f in workbooks]
-    run_in_workers(paths, list(range(len(paths))), task, max(1, min(jobs, len(paths))), Limits(), done)
+    run_in_workers(paths, list(range(len(paths))), task, max(1, min(jobs, len(paths))), Limits(), done,
+                   isolate=isolate)
     return [Path(f.annotated) for f in workbooks if f.annotated is not None]
 
 

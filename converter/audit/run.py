@@ -39,6 +39,7 @@ class AuditOptions:
     jobs: int | None = None  # workers; None: one a core
     force: bool = False  # replace existing outputs (never an input)
     lang: str = "ja"
+    isolate: bool = True  # False: every file read here, no worker process (the browser page)
 
 
 @dataclass
@@ -112,8 +113,9 @@ def run_audit(options: AuditOptions, *, on_start: OnStart | None = None,
             on_file(audited)
 
     report = audit_paths(files, house=house, options=rules, context=context, profile=profile, jobs=jobs,
-                         on_file=seen)
-    copies = write_annotated(report, targets, options.lang, force=options.force, jobs=jobs) if targets else []
+                         on_file=seen, isolate=options.isolate)
+    copies = write_annotated(report, targets, options.lang, force=options.force, jobs=jobs,
+                             isolate=options.isolate) if targets else []
     written = write_reports(report, reports, options.lang, force=options.force, inputs=inputs)
     return AuditOutcome(report, written, copies, found.skipped, folder, streamed)
 

@@ -71,6 +71,15 @@ def findings_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
 def party_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
     import pandas
 
+    frame = pandas.DataFrame(party_rows(report, lang), columns=list(PARTY_COLUMNS))
+    frame.columns = headers(PARTY_COLUMNS, lang)
+    return frame
+
+
+def party_rows(report: AuditReport, lang: str = "ja") -> list[dict[str, Any]]:
+    """One row per member of each system's party view (PARTY_COLUMNS): those counted with the
+    median they are compared with, then those left out with why (plain values: the browser page
+    shows them without pandas)."""
     from .party import left_out_reason
 
     rows = []
@@ -82,9 +91,7 @@ def party_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":
         for member in view.get("left_out", []):  # named, not counted
             rows.append({"system": system, **{k: member.get(k) for k in ("file", "name", "player", "value", "budget")},
                          "median": None, "note": left_out_reason(member, lang)})
-    frame = pandas.DataFrame(rows, columns=list(PARTY_COLUMNS))
-    frame.columns = headers(PARTY_COLUMNS, lang)
-    return frame
+    return rows
 
 
 def duplicates_frame(report: AuditReport, lang: str = "ja") -> "pandas.DataFrame":

@@ -26,14 +26,15 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
                 context: Mapping[str, Any] | None = None, *, jobs: int = 1,
                 on_report: Callable[[FileReport], None] | None = None,
                 on_found: Callable[[int], None] | None = None, limits: Limits | None = None,
-                catalog_file: str | None = None, required: bool = False) -> CheckReport:
+                catalog_file: str | None = None, required: bool = False, isolate: bool = True) -> CheckReport:
     """Every file named (folders searched) checked on its own, then the set checks.
 
     ``on_found`` receives the number of reports to come before any file is checked (a progress
     bar's total); ``on_report`` each report in input order as soon as it and the ones before it
     are done (to print as you go). ``catalog_file``: the file the context's catalog was read
     from (``--catalog``), reported first with the catalog's findings unless it is among the
-    files checked. With ``required``, finding no file is an InputError."""
+    files checked. With ``required``, finding no file is an InputError. Without ``isolate``
+    no file goes to a worker process (the browser page: Pyodide has none)."""
     paths = list(paths)
     files = input_files(paths, required=required)
     options = dict(options or {})
@@ -54,7 +55,7 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
     # Standard input belongs to this process (a worker's is closed); one JSON file is not worth a
     # worker; a workbook always is (its reader is native code).
     spread = jobs > 1 and len(files) > 1
-    apart = [str(p) != STDIN and (spread or p.suffix.lower() in ISOLATED_SUFFIXES) for p in files]
+    apart = [isolate and str(p) != STDIN and (spread or p.suffix.lower() in ISOLATED_SUFFIXES) for p in files]
     isolated = [i for i, away in enumerate(apart) if away]
     in_process = [i for i, away in enumerate(apart) if not away]
 

@@ -107,12 +107,19 @@ def in_input_order(hand_on: Callable[[Any], None]) -> Callable[[int, Any], None]
 
 def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, jobs: int, limits: Limits,
                    done: Callable[[int, Any], None], first_local: Sequence[int] = (),
-                   local: Callable[[int], None] = lambda i: None) -> None:
+                   local: Callable[[int], None] = lambda i: None, *, isolate: bool = True) -> None:
     """Hand ``indices`` to ``jobs`` workers one file at a time, each running ``task``; while they
     work, handle the ``first_local`` files here. A worker that dies or overruns costs only its
     current file, which gets ``task.crashed``. A worker reads a sheet natively first
     (``task.run(path, scan_first=False)``); a file it died on is read once more with every sheet
-    scanned first, which names what reaches too far instead of a crash."""
+    scanned first, which names what reaches too far instead of a crash. Without ``isolate``
+    every file is run here, one after another (the browser page: Pyodide has no processes)."""
+    if not isolate:
+        for i in first_local:
+            local(i)
+        for i in indices:
+            done(i, run_here(task, Path(files[i])))
+        return
     import multiprocessing
     from multiprocessing.connection import wait
 
@@ -172,6 +179,17 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
     finally:
         for w in workers.values():
             w.stop(graceful=ended)
+
+
+def run_here(task: Task, path: Path) -> Any:
+    """``task`` run on ``path`` in this process, every sheet scanned first; a bug of ours on it
+    is that file's ``task.crashed``, as in a worker, and the run goes on."""
+    try:
+        return task.run(path, scan_first=True)
+    except RecursionError:
+        return task.crashed(path, "nested too deeply")
+    except Exception as exc:
+        return task.crashed(path, f"{type(exc).__name__}: {exc}")
 
 
 def _death(exitcode: int | None) -> str:

@@ -432,7 +432,7 @@ def _publish_exclusive(tmp: str, target: Path) -> None:
         os.link(tmp, target)
     except FileExistsError:
         raise
-    except OSError:
+    except (OSError, AttributeError):  # AttributeError: no os.link at all (Pyodide)
         with open(target, "xb") as out, open(tmp, "rb") as src:
             out.write(src.read())
             out.flush()

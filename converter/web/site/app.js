@@ -37,6 +37,8 @@ const STRINGS = {
     ready: "準備ができました。シートを落とすか選んでください。",
     failed: "始められませんでした: ",
     reading: (done, total, path) => `確認中 ${done} / ${total}: ${path}`,
+    partyReading: (done, total, path) => `パーティを集計中 ${done} / ${total}: ${path}`,
+    auditing: (done, total, path) => `監査中 ${done} / ${total}: ${path}`,
     collecting: (n) => `ファイルを集めています… ${n}`,
     summary: (s, valid) => `${s.files} ファイル・エラー ${s.errors}・警告 ${s.warnings}・有効 ${valid} / ${s.files}`,
     runFailed: "確認できませんでした",
@@ -105,6 +107,8 @@ const STRINGS = {
     ready: "Ready. Drop or pick sheets.",
     failed: "Could not start: ",
     reading: (done, total, path) => `Checking ${done} / ${total}: ${path}`,
+    partyReading: (done, total, path) => `Reading the party ${done} / ${total}: ${path}`,
+    auditing: (done, total, path) => `Auditing ${done} / ${total}: ${path}`,
     collecting: (n) => `Collecting files… ${n}`,
     summary: (s, valid) => `${s.files} files · ${s.errors} errors · ${s.warnings} warnings · ${valid} / ${s.files} valid`,
     runFailed: "Could not check",
@@ -162,7 +166,10 @@ const state = {
 
 // Exposed for tests and a group's own scripts (docs/web.md).
 window.mechasheetReport = null;
-window.mechasheetTimings = { ready_ms: null, run_ms: null };
+// ready_ms: from the page's start until it takes files; run_ms: the last run, from the files
+// handed over until the report is drawn; party_ms: its party view after that; warm_ms: the
+// warm-up the worker does right after ready (a first run waits for what is left of it).
+window.mechasheetTimings = { ready_ms: null, run_ms: null, party_ms: null, warm_ms: null };
 
 const t = (key, ...args) => {
   const value = STRINGS[state.lang][key];
@@ -205,7 +212,7 @@ worker.onmessage = (event) => {
     return;
   }
   pending.delete(data.id);
-  waiting.resolve({ ...data.result, download: data.download });
+  waiting.resolve({ ...data.result, downloads: data.downloads || [] });
 };
 
 worker.onerror = (event) => {
@@ -221,6 +228,11 @@ function onFailed(text) {
 async function onReady(info) {
   window.mechasheetTimings.ready_ms = Math.round(performance.now());
   $("version").textContent = `mechasheet ${info.version}`;
+  // First in the worker's queue: imports and one run of each engine, so the first drop is quick.
+  const warming = performance.now();
+  call("warm", {}).then(() => {
+    window.mechasheetTimings.warm_ms = Math.round(performance.now() - warming);
+  });
   const rules = await call("rules", { lang: state.lang });
   state.rulesKnown = rules.ok || null;
   drawRuleSelects();
@@ -423,33 +435,47 @@ async function run(inputs) {
   bar.value = 0;
   const started = performance.now();
   const files = [...state.inputs, ...optionInputs()];
-  const request = baseRequest();
-  const answer = await call("check", request, { files }, (done, total, path) => {
-    bar.max = Math.max(total, 1);
-    bar.value = done;
-    $("progress").textContent = t("reading", done, total, path);
-  });
-  window.mechasheetTimings.run_ms = Math.round(performance.now() - started);
-  bar.hidden = true;
-  state.running = false;
-  $("rerun").disabled = false;
+  // The cards first; the party view (the files read again the audit's way) after them.
+  const request = { ...baseRequest(), party: false };
+  const answer = await call("check", request, { files }, showProgress("reading"));
   if (answer.error) {
     state.report = null;
     state.party = [];
     showError(answer.error);
   } else {
     state.report = answer.ok.report;
-    state.party = answer.ok.party || [];
     if (request.lang !== state.lang) {
       // The language was switched during the run: the report again in the one now chosen.
       const again = await call("report", { lang: state.lang });
       if (again.ok) state.report = again.ok;
     }
+    state.party = [];
     window.mechasheetReport = state.report;
-    $("progress").textContent = "";
     render();
+    window.mechasheetTimings.run_ms = Math.round(performance.now() - started);
+    const partyStarted = performance.now();
+    const party = await call("party", { lang: state.lang }, {}, showProgress("partyReading"));
+    state.party = party.ok || [];
+    drawParty();
+    if (party.error) $("option-error").textContent = `${t("party")}: ${party.error.message}`;
+    window.mechasheetTimings.party_ms = Math.round(performance.now() - partyStarted);
+    $("progress").textContent = "";
   }
+  bar.hidden = true;
+  state.running = false;
+  $("rerun").disabled = false;
   setState("done");
+}
+
+/** A progress callback drawing the bar and the line under it (announced politely). */
+function showProgress(key) {
+  const bar = $("bar");
+  return (done, total, path) => {
+    bar.hidden = false;
+    bar.max = Math.max(total, 1);
+    bar.value = done;
+    $("progress").textContent = t(key, done, total, path);
+  };
 }
 
 function showError(error) {
@@ -631,35 +657,46 @@ function saveBlob(blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-async function download(method, request, out) {
+/** An action's error shown where its result would be (class "failed": scripts look for it). */
+function fail(out, error) {
+  out.classList.add("failed");
+  out.textContent = `${t("error")}: ${[error.message, error.hint].filter(Boolean).join(" — ")}`;
+}
+
+function working(out) {
+  out.classList.remove("failed");
   out.textContent = t("working");
-  const answer = await call(method, request);
+}
+
+async function download(method, request, out, onProgress = null) {
+  working(out);
+  const answer = await call(method, request, {}, onProgress);
   if (answer.error) {
-    out.textContent = `${t("error")}: ${answer.error.message}`;
+    fail(out, answer.error);
     return null;
   }
-  out.textContent = answer.download ? answer.download.name : "";
-  if (answer.download) save(answer.download);
+  out.textContent = answer.downloads.map((d) => d.name).join(", ");
+  for (const d of answer.downloads) save(d);
   return answer;
 }
 
 async function convert(request, out) {
-  out.textContent = t("working");
+  working(out);
   const answer = await call("convert", request);
   if (answer.error) {
-    out.textContent = `${t("error")}: ${answer.error.message}`;
+    fail(out, answer.error);
     return;
   }
-  if (answer.download) save(answer.download);
+  for (const d of answer.downloads) save(d);
   out.replaceChildren(el("p", {}, answer.ok.name || ""), el("details", { open: true },
     el("summary", {}, t("account")), el("pre", { class: "account" }, answer.ok.text || "")));
 }
 
 async function ccfolia(request, out) {
-  out.textContent = t("working");
+  working(out);
   const answer = await call("ccfolia", request);
   if (answer.error) {
-    out.textContent = `${t("error")}: ${answer.error.message}`;
+    fail(out, answer.error);
     return;
   }
   const pieces = answer.ok.pieces || [];
@@ -670,7 +707,9 @@ async function ccfolia(request, out) {
   }
   // Several pieces (a pilot and a machine): one button per piece, one JSON value on the clipboard each.
   out.replaceChildren(...pieces.map((piece, i) => {
-    const b = el("button", { type: "button", "data-action": "ccfolia-piece" }, t("ccfoliaPiece", i + 1, pieces.length));
+    const name = (answer.ok.names || [])[i];
+    const label = t("ccfoliaPiece", i + 1, pieces.length) + (name ? ` (${name})` : "");
+    const b = el("button", { type: "button", "data-action": "ccfolia-piece" }, label);
     b.addEventListener("click", () => copy(piece, out.lastChild || out));
     return b;
   }), el("span", { class: "copied", "aria-live": "polite" }));
@@ -682,7 +721,7 @@ async function copy(text, out) {
     window.mechasheetLastCopy = text; // what the button copied, for tests and scripts
     out.textContent = t("copied");
   } catch (err) {
-    out.textContent = `${t("copyFailed")}: ${err.message || err}`;
+    fail(out, { message: `${t("copyFailed")}: ${err.message || err}` });
   }
 }
 
@@ -721,11 +760,15 @@ async function switchLang(lang) {
   if (rerender) {
     // The same run's report in the other language: no file is read again.
     const answer = await call("report", { lang });
+    const party = await call("party", { lang });
     if (answer.ok) {
       state.report = answer.ok;
+      state.party = party.ok || [];
       window.mechasheetReport = state.report;
       render();
     }
+    const failed = answer.error || party.error;
+    if (failed) $("option-error").textContent = [failed.code, failed.message].join(" — ");
     setState("done");
   }
   saveOptions();
@@ -774,7 +817,14 @@ function wire() {
   });
   $("lang").addEventListener("click", () => switchLang(state.lang === "ja" ? "en" : "ja"));
   $("dl-report").addEventListener("click", reportDownload);
-  $("dl-audit").addEventListener("click", () => download("audit", baseRequest(), $("progress")));
+  $("dl-audit").addEventListener("click", async () => {
+    const b = $("dl-audit");
+    b.disabled = true;
+    await download("audit", baseRequest(), $("audit-out"), showProgress("auditing"));
+    $("bar").hidden = true;
+    $("progress").textContent = "";
+    b.disabled = false;
+  });
   drawTemplateButtons();
   $("progress").textContent = t("loading");
 }

@@ -2,13 +2,16 @@
 // this site only, so the page's thread stays free while sheets are read and checked.
 //
 // Messages in:  {id, method, request, files?, options?}   (method: a Session method or "version")
-// Messages out: {ready: {version, ms}} | {failed: text} once at start;
-//               {id, progress: [done, total, path]} during a check;
-//               {id, result: <page.py's JSON answer, parsed>, download?: {name, mime, bytes}}.
+// Messages out: {ready: {version}} | {failed: text} once at start;
+//               {id, progress: [done, total, path]} during a check, a party or an audit;
+//               {id, result: <page.py's JSON answer, parsed>, downloads: [{name, mime, bytes}]}.
+// "ready" is sent once the Python can take files; page.warm() (imports and one run of each
+// engine, so the first drop does not compile modules) then runs as the first request.
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const IN = "/in";
-const started = performance.now();
+// The Session methods that take page.py's on_progress(done, total, path).
+const PROGRESS = new Set(["check", "party", "audit"]);
 let pyodide = null;
 let session = null;
 let page = null;
@@ -73,31 +76,35 @@ async function handle(message) {
   const { id, method, request } = message;
   if (message.files) await writeInputs(message.files);
   let answer;
-  if (method === "check") {
-    const onProgress = (done, total, path) => self.postMessage({ id, progress: [done, total, String(path)] });
-    answer = session.check(JSON.stringify(request), onProgress);
+  const onProgress = (done, total, path) => self.postMessage({ id, progress: [done, total, String(path)] });
+  if (PROGRESS.has(method)) {
+    answer = session[method](JSON.stringify(request), onProgress);
   } else if (method === "version") {
     answer = page.version();
+  } else if (method === "warm") {
+    answer = page.warm();
   } else if (method === "rules") {
     // page.rules is optional (WEB-CONTRACT.md, Changes): without it the page offers free text.
     answer = typeof page.rules === "function" ? page.rules(JSON.stringify(request))
       : JSON.stringify({ ok: null });
   } else {
-    const call = session[method];
-    if (typeof call !== "function") {
+    if (!/^[a-z]+$/.test(method) || typeof session[method] !== "function") {
       answer = JSON.stringify({ error: { code: "INTERNAL", message: `no method ${method}`, hint: "" } });
     } else {
-      answer = call.call(session, JSON.stringify(request));
+      answer = session[method](JSON.stringify(request)); // a PyProxy's method, called as one
     }
   }
   const result = JSON.parse(answer);
-  const reply = { id, result };
+  const reply = { id, result, downloads: [] };
   const transfer = [];
-  const file = result.ok && typeof result.ok === "object" ? result.ok.file : undefined;
-  if (typeof file === "string") {
+  const ok = result.ok && typeof result.ok === "object" ? result.ok : {};
+  // A download is a file page.py wrote under /out/ (ok.file); an Udonarium export may write
+  // several (ok.files beside ok.file). A report's "files" are its entries, not downloads.
+  const files = typeof ok.file !== "string" ? [] : Array.isArray(ok.files) ? ok.files : [ok];
+  for (const { file, name, mime } of files) {
     const bytes = pyodide.FS.readFile(file);
     pyodide.FS.unlink(file);
-    reply.download = { name: result.ok.name, mime: result.ok.mime, bytes };
+    reply.downloads.push({ name, mime, bytes });
     transfer.push(bytes.buffer);
   }
   self.postMessage(reply, transfer);
@@ -130,6 +137,6 @@ self.onmessage = (event) => {
 };
 
 ready.then(
-  ({ version }) => self.postMessage({ ready: { version, ms: performance.now() - started } }),
+  ({ version }) => self.postMessage({ ready: { version } }),
   (err) => self.postMessage({ failed: describe(err) }),
 );

@@ -612,33 +612,44 @@ function drawParty() {
   box.replaceChildren();
   $("party").hidden = state.party.length === 0;
   for (const view of state.party) {
-    const section = el("section", { class: "party-system", "data-system": view.system });
-    section.append(el("h4", {}, view.title || view.system));
-    section.append(table(view.title || view.system, view.columns, view.rows.map((r) => r.map(formatValue)), "party-table"));
+    const section = el("section", { class: "party-system", "data-system": view.system, "aria-label": view.system });
+    section.append(el("h4", {}, view.system));
     const chart = partyChart(view);
     if (chart) section.append(chart);
+    section.append(table(`${t("party")}: ${view.system}`, view.columns, view.rows.map((r) => r.map(formatValue)), "party-table"));
     box.append(section);
   }
 }
 
-/** A small bar chart of the first numeric column per member (plain SVG, text as text). */
+/** A bar per counted member and a line at the median (plain SVG, every text as text). The
+ * table's columns are the audit's party columns: file, name, player, value, budget, median,
+ * note; a member not counted (a second copy of a character) has no median and no bar. */
 function partyChart(view) {
-  const col = view.columns.findIndex((_, i) => view.rows.length && view.rows.every((r) => typeof r[i] === "number"));
-  if (col < 0 || view.rows.length === 0) return null;
-  const label = 0;
-  const values = view.rows.map((r) => r[col]);
-  const max = Math.max(1, ...values.map((v) => Math.abs(v)));
-  const rowH = 22, left = 180, width = 520;
-  const svg = svgEl("svg", { viewBox: `0 0 ${width} ${rowH * values.length + 8}`, role: "img", class: "bars",
-    "aria-label": `${view.title || view.system}: ${view.columns[col]}` });
-  view.rows.forEach((r, i) => {
+  const isNumber = (v) => typeof v === "number";
+  const valueCol = view.rows.some((r) => isNumber(r[3])) ? 3 : view.columns.findIndex((_, i) => view.rows.some((r) => isNumber(r[i])));
+  if (valueCol < 0) return null;
+  const counted = view.rows.filter((r) => isNumber(r[valueCol]) && (r.length < 6 || isNumber(r[5])));
+  if (counted.length === 0) return null;
+  const median = isNumber(counted[0][5]) ? counted[0][5] : null;
+  const values = counted.map((r) => r[valueCol]);
+  const max = Math.max(1, ...values.map((v) => Math.abs(v)), median ?? 0);
+  const rowH = 22, left = 190, width = 560, span = width - left - 60;
+  const height = rowH * counted.length + 8;
+  const svg = svgEl("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "bars",
+    "aria-label": `${view.system}: ${view.columns[valueCol] ?? ""}` });
+  counted.forEach((r, i) => {
     const y = 4 + i * rowH;
-    svg.append(svgEl("text", { x: left - 6, y: y + 15, "text-anchor": "end" }, String(r[label] ?? "")));
-    const w = Math.max(1, (Math.abs(values[i]) / max) * (width - left - 60));
+    const name = String(r[1] ?? r[0] ?? "");
+    svg.append(svgEl("text", { x: left - 6, y: y + 15, "text-anchor": "end" }, name.length > 16 ? `${name.slice(0, 15)}…` : name));
+    const w = Math.max(1, (Math.abs(values[i]) / max) * span);
     svg.append(svgEl("rect", { x: left, y: y + 3, width: w, height: rowH - 8, class: "bar" }));
     svg.append(svgEl("text", { x: left + w + 4, y: y + 15 }, String(values[i])));
   });
-  return el("figure", { class: "chart" }, svg, el("figcaption", {}, view.columns[col]));
+  if (median !== null) {
+    const x = left + (Math.abs(median) / max) * span;
+    svg.append(svgEl("line", { x1: x, x2: x, y1: 0, y2: height, class: "median" }));
+  }
+  return el("figure", { class: "chart" }, svg, el("figcaption", {}, view.title || view.system));
 }
 
 // --- downloads -----------------------------------------------------------------------------------

@@ -57,6 +57,23 @@ def warm() -> str:
     return _answer("{}", work, chdir=False)
 
 
+def rules(request: str = "{}") -> str:
+    """Every system's rules readings, what ``mechasheet rules`` lists, so the page offers each
+    as a choice: ``[{"system", "name", "label", "default", "values": {value: label}}]`` in the
+    request's language, in the listing's order."""
+    def work(req: Request) -> list[dict[str, Any]]:
+        from ..rules import system_ids
+        from ..rules.options import option_declarations
+
+        en = _lang(req) == "en"
+        return [{"system": system, "name": name, "label": decl.get("label_en", decl["label"]) if en else decl["label"],
+                 "default": decl["default"],
+                 "values": dict(decl.get("values_en", decl["values"]) if en else decl["values"])}
+                for system in system_ids() for name, decl in option_declarations(system).items()]
+
+    return _answer(request, work, chdir=False)
+
+
 def version() -> str:
     """``{"ok": "<mechasheet version>"}``: the page shows which engine it runs."""
     from ..core.version import __version__
@@ -91,7 +108,14 @@ class Session:
     def party(self, request: str, on_progress: Progress | None = None) -> str:
         """The last check's party tables, in ``request["lang"]`` (its files read the audit's
         way first if that check did not)."""
-        return _answer(request, lambda req: self._party(_lang(req), on_progress), chdir=False)
+        return _answer(request, lambda req: party_tables(self._audit_of_last(on_progress), _lang(req)),
+                       chdir=False)
+
+    def audit_report(self, request: str, on_progress: Progress | None = None) -> str:
+        """The last check's files as the audit reads them, ``{"ok": A}``: the dict ``mechasheet
+        audit PATHS -o audit.json --no-annotated`` writes (a homemade workbook's characters read
+        by their labels, each with its totals and findings: the cards the check cannot give)."""
+        return _answer(request, lambda req: self._audit_of_last(on_progress).to_dict(_lang(req)), chdir=False)
 
     def audit(self, request: str, on_progress: Progress | None = None) -> str:
         """A zip of ``audit.json`` (the bytes ``mechasheet audit PATHS -o audit.json`` writes)
@@ -108,8 +132,9 @@ class Session:
         return _answer(request, self._filled)
 
     def convert(self, request: str) -> str:
-        """``mechasheet convert PATH --to SYSTEM``: the document, the account as text, the
-        conversion as JSON, and the document as a file to download."""
+        """``mechasheet convert PATH --to SYSTEM [--mapping FILE] [--catalog FILE]``: the
+        document, the account as text, the conversion as JSON, and the document as a file to
+        download."""
         return _answer(request, self._convert)
 
     def ccfolia(self, request: str) -> str:
@@ -170,24 +195,24 @@ class Session:
         return audit_paths(_paths(req), house=house, options=rules, context=context, profile=_profile(req),
                            on_file=step, isolate=False)
 
-    def _party(self, lang: str, on_progress: Progress | None) -> list[dict[str, Any]]:
+    def _audit_of_last(self, on_progress: Progress | None) -> Any:
+        """The last check's files read the audit's way (now, if that check left it for later)."""
+        self._last()  # a check first
         if self._audit is None:
             from ..sheets.source import load_context
 
-            req = self._request or {}
-            if self._last() is not None and req:
-                with _working_dir(req["root"]):
-                    total = self._audit_count(_paths(req))
-                    done: list[str] = []
+            req = self._request
+            with _working_dir(req["root"]):
+                total, done = self._audit_count(_paths(req)), [0]
 
-                    def step(f: Any) -> None:
-                        done.append(f.path)
-                        if on_progress is not None:
-                            on_progress(len(done), total, f.path)
+                def step(f: Any) -> None:
+                    done[0] += 1
+                    if on_progress is not None:
+                        on_progress(done[0], total, f.path)
 
-                    self._audit = self._audited(req, _rules(req), _house(req),
-                                                load_context(req.get("catalog"), req.get("skills")), step)
-        return party_tables(self._audit, lang)
+                context = load_context(req.get("catalog"), req.get("skills"))
+                self._audit = self._audited(req, _rules(req), _house(req), context, step)
+        return self._audit
 
     def _run_audit(self, req: Request, on_progress: Progress | None) -> dict[str, str]:
         import zipfile
@@ -253,7 +278,7 @@ class Session:
 
         path, to, lang = _path(req), str(req.get("to") or ""), _lang(req)
         _known_system(to)
-        result, written = convert_file(path, to, self._target(f"{Path(path).stem}.{to}.json"), None,
+        result, written = convert_file(path, to, self._target(f"{Path(path).stem}.{to}.json"), req.get("mapping"),
                                        req.get("catalog"), True, lang)
         assert written is not None
         return {"document": result.document, "text": render_text(result, lang),

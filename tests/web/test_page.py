@@ -140,6 +140,17 @@ def test_party_is_the_audits(root: Path, session: Session, tmp_path: Path) -> No
     assert english[0]["columns"] != party[0]["columns"]  # the headings (and the notes) in English
 
 
+def test_audit_report_is_the_clis_audit_json(root: Path, session: Session, tmp_path: Path) -> None:
+    """Session.audit_report gives the dict `audit --no-annotated -o audit.json` writes for the
+    last check's files, homemade workbooks read by their labels."""
+    req = {"root": str(root), "paths": ["samples/pp", "samples/legacy"], "house": HOUSE, "lang": "en",
+           "party": False}
+    ok(session.check(json.dumps(req)))
+    got = ok(session.audit_report(json.dumps({"lang": "en"})))
+    assert got == _cli_audit(root, tmp_path, req, "--no-annotated")
+    assert any(f["audit"]["sheet"] for f in got["files"])  # legacy sheets read by their labels
+
+
 def test_party_later_is_the_party_now(root: Path, tmp_path: Path) -> None:
     """A check with "party": false leaves the party out (null); Session.party then reads the
     files the audit's way and gives the tables the check would have given."""
@@ -224,12 +235,21 @@ def test_filled_sheet_is_the_clis_and_checks_as_its_document(root: Path, session
     assert read["totals"] == source["totals"] and read["derived"] == source["derived"]
 
 
-@pytest.mark.parametrize("src, to", [("samples/up/l-super-robot.json", "pp"), ("samples/pp/veteran.xlsx", "mailgear"),
-                                     ("samples/mailgear/veteran-custom.json", "up")])
-def test_convert_gives_the_clis_document(root: Path, session: Session, src: str, to: str) -> None:
-    """Session.convert's document (and its file) is `convert --format json`'s, its conversion the same."""
-    got = ok(session.convert(json.dumps({"root": str(root), "path": src, "to": to, "lang": "en"})))
-    _, printed = cli(root, "convert", src, "--to", to, "--format", "json", "--lang", "en")
+MAPPING = "_options/mapping.toml"
+
+
+@pytest.mark.parametrize("src, to, options", [
+    ("samples/up/l-super-robot.json", "pp", {}), ("samples/pp/veteran.xlsx", "mailgear", {}),
+    ("samples/mailgear/veteran-custom.json", "up", {"catalog": OPTIONS["catalog"]}),
+    ("samples/up/s-real-robot.json", "pp", {"mapping": MAPPING})])
+def test_convert_gives_the_clis_document(root: Path, session: Session, src: str, to: str,
+                                         options: dict[str, str]) -> None:
+    """Session.convert's document (and its file) is `convert --format json`'s (with its
+    --catalog or --mapping), its conversion the same."""
+    (root / MAPPING).write_text('[parameters]\nspeed_per_grid = "1/2"\n', "utf-8")
+    got = ok(session.convert(json.dumps({"root": str(root), "path": src, "to": to, "lang": "en", **options})))
+    _, printed = cli(root, "convert", src, "--to", to, "--format", "json", "--lang", "en",
+                     *[a for k, v in options.items() for a in (f"--{k}", v)])
     expected = json.loads(printed)
     assert got["document"] == expected["document"]
     assert got["conversion"] == expected["conversion"]
@@ -303,6 +323,23 @@ def test_a_bad_request_is_an_internal_error_value(session: Session) -> None:
                             ("report", "{}")]:
         answer = json.loads(getattr(session, method)(request))
         assert answer["error"]["code"] == "INTERNAL" and answer["error"]["message"], (method, answer)
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_rules_are_what_mechasheet_rules_lists(lang: str) -> None:
+    """page.rules gives every reading `mechasheet rules` prints: each line of the listing, in
+    its order, is one of its options or one of its values, with its label in the language."""
+    from converter.web.page import rules
+
+    readings = ok(rules(json.dumps({"lang": lang})))
+    _, printed = cli(ROOT, "rules", "--lang", lang)
+    default = "default" if lang == "en" else "既定"
+    lines = []
+    for r in readings:
+        lines.append(f"{r['system']}: --rule {r['name']}=VALUE  ({r['label']}; {default} {r['default']})")
+        lines += [f"    {value}: {label}" for value, label in r["values"].items()]
+        assert r["default"] in r["values"]
+    assert "\n".join(lines) + "\n" == printed
 
 
 def test_version_is_the_packages() -> None:

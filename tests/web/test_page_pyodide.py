@@ -42,6 +42,10 @@ out["audit"] = json.loads(session.audit(json.dumps({"root": "/in", **cases["audi
 out["seconds"]["audit"] = time.perf_counter() - t
 if "ok" in out["audit"]:
     shutil.copy(out["audit"]["ok"]["file"], "/work/audit.zip")
+from converter.check.schema import validate
+t = time.perf_counter()
+out["schema"] = [[f.to_dict("en") for f in validate(doc, system)] for system, doc in cases["mangled"]]
+out["seconds"]["schema"] = time.perf_counter() - t
 out["modules"] = sorted({m.split(".")[0] for m in sys.modules} & {
     "jsonschema", "python_calamine", "openpyxl", "xlsxwriter", "pandas", "numpy", "matplotlib", "jinja2", "rich"})
 json.dump(out, open("/work/out.json", "w", encoding="utf-8"), ensure_ascii=False)
@@ -51,6 +55,20 @@ CHECKS = [{"paths": ["samples", *BROKEN, *LEGACY, "nowhere.json"]},
           {"paths": ["samples", *BROKEN], **OPTIONS, "lang": "en", "party": False},
           {"paths": ["samples/mailgear"], "catalog": BAD_CATALOG, "party": False}]
 AUDIT = {"paths": ["samples/mailgear", "samples/legacy"], "house": HOUSE, "catalog": OPTIONS["catalog"]}
+MANGLED_EVERY = 60  # one variant in so many of each sample's (tests/mangled.py): ~240 documents
+
+
+def _mangled() -> list[tuple[str, object]]:
+    """Documents with one value replaced or one key dropped, every system's samples and broken
+    samples: what the schema check must answer alike under jsonschema 4.17.3 and 4.26."""
+    from tests.mangled import samples, variants
+
+    out = []
+    for system in ("up", "mailgear", "pp"):
+        for path in samples(system):
+            docs = [doc for _, _, doc in variants(json.loads(path.read_text("utf-8")))]
+            out += [(system, doc) for doc in docs[::MANGLED_EVERY]]
+    return out
 
 
 def _need(what: str, ok: bool) -> None:
@@ -73,7 +91,8 @@ def _inputs(folder: Path) -> Path:
 def test_the_page_under_pyodide_reports_what_the_cli_reports(tmp_path: Path) -> None:
     """Under Pyodide (Node, the built site's wheels), Session.check gives the CLI's JSON report
     for every sample, broken sample and legacy file, with and without options; its English
-    report the CLI's; its audit zip the CLI's audit.json; pandas and matplotlib never loaded."""
+    report the CLI's; its audit zip the CLI's audit.json; the schema check CPython's findings on
+    mangled documents; pandas and matplotlib never loaded."""
     if importlib.util.find_spec("converter.web.build") is None:
         pytest.skip("the site's build (converter.web.build) is not on this branch")
     from converter.core.errors import MechasheetError
@@ -88,7 +107,8 @@ def test_the_page_under_pyodide_reports_what_the_cli_reports(tmp_path: Path) -> 
     work = tmp_path / "work"
     _inputs(work / "in")
     (work / "run.py").write_text(SCRIPT, "utf-8")
-    (work / "cases.json").write_text(json.dumps({"checks": CHECKS, "audit": AUDIT}), "utf-8")
+    mangled = _mangled()
+    (work / "cases.json").write_text(json.dumps({"checks": CHECKS, "audit": AUDIT, "mangled": mangled}), "utf-8")
     done = subprocess.run([str(node), str(HERE / "page_run.mjs"), str(site), str(work)], capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -111,4 +131,8 @@ def test_the_page_under_pyodide_reports_what_the_cli_reports(tmp_path: Path) -> 
         assert z.read("audit.json") == (root / "audit.json").read_bytes()
         assert sorted(n for n in z.namelist() if n != "audit.json") == sorted(
             p.relative_to(root).as_posix() for p in (root / "annotated").rglob("*") if p.is_file())
+    from converter.check.schema import validate
+
+    assert out["schema"] == [[f.to_dict("en") for f in validate(doc, system)] for system, doc in mangled]
+    assert sum(map(len, out["schema"])) > len(mangled)  # the variants do break the schema
     print(json.dumps(out["seconds"]))

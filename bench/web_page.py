@@ -5,7 +5,8 @@ Run: pip install -e '.[test]' && python bench/web_page.py [N] [--rounds R]
 
 Prints, each the median of R rounds (default 3; a fresh page each round):
   - ready_ms: from the page's start to "ready" (Pyodide and every wheel loaded, page.py
-    imported): `window.mechasheetTimings.ready_ms`;
+    imported): `window.mechasheetTimings.ready_ms`, and the worker's steps to it (site.json,
+    Pyodide, the wheels, the import);
   - warm_ms: the warm-up the worker runs right after ready (a first drop waits for what is left);
   - run_ms: the samples folder (`mechasheet check samples/`: 33 sheets) picked in the page, from
     the files handed over until the cards are drawn, and party_ms, the party view after them;
@@ -110,6 +111,8 @@ def main() -> None:
                 assert len(page.evaluate("window.mechasheetReport.files")) == 33
                 for key in ("ready_ms", "warm_ms", "run_ms", "party_ms"):
                     figures[key].append(timings[key])
+                for key, ms in timings["start"].items():
+                    figures.setdefault(f"  {key}", []).append(ms)
                 figures["cli_ms"].append(cli_seconds() * 1000)
                 context.close()
 
@@ -134,8 +137,8 @@ def main() -> None:
 
     median = {k: statistics.median(v) for k, v in figures.items()}
     print(f"rounds: {args.rounds} (each figure the median; the rounds in brackets)")
-    for key in ("ready_ms", "warm_ms", "run_ms", "party_ms", "cli_ms"):
-        print(f"  {key:9} {median[key]:8.0f}  {[round(v) for v in figures[key]]}")
+    for key in figures:
+        print(f"  {key:13} {median[key]:8.0f}  {[round(v) for v in figures[key]]}")
     print(f"  page run / CLI check samples/: {median['run_ms'] / median['cli_ms']:.2f}x "
           f"(with the party view: {(median['run_ms'] + median['party_ms']) / median['cli_ms']:.2f}x)")
     print(f"{files} sheets in one run: run_ms {big_timings['run_ms']}, party_ms {big_timings['party_ms']}")

@@ -205,9 +205,13 @@ def test_every_file_has_a_card_with_its_findings_errors_first(browser: Browser, 
 
 
 def test_the_options_give_the_command_lines_report(browser: Browser, checked: dict, flat: Path) -> None:
-    """A --rule reading, a catalog and a skill list chosen in the page: the CLI's report with them."""
+    """Rule readings (one chosen from the list `mechasheet rules` gives, one typed), a catalog
+    and a skill list chosen in the page: the CLI's report with them."""
     page = browser.page
-    page.fill("#rule-text", " ".join(RULES))
+    chosen, typed = (rule.split("=") for rule in RULES)
+    assert page.locator(f"#rule-{chosen[0]} option").count() > 2  # the default and each value
+    page.select_option(f"#rule-{chosen[0]}", chosen[1])
+    page.fill("#rule-text", "=".join(typed))
     page.set_input_files("#catalog", str(flat / "_options" / CATALOG.name))
     page.set_input_files("#skills", str(flat / "_options" / SKILLS.name))
     page.click("#rerun")
@@ -353,7 +357,8 @@ def test_nothing_is_stored_until_the_switch_is_on(browser: Browser) -> None:
     page.check("#remember")
     page.wait_for_timeout(200)
     stored = json.loads(page.evaluate("localStorage.getItem('mechasheet.options')"))
-    assert stored["ruleText"] == " ".join(RULES) and set(stored["files"]) == {"catalog", "skills"}
+    assert f"{stored['ruleText']}" == RULES[1] and set(stored["files"]) == {"catalog", "skills"}
+    assert "=".join(next((k, v) for k, v in stored["rules"].items() if v)) == RULES[0]
     page.uncheck("#remember")
     assert page.evaluate("localStorage.length") == 0
 
@@ -364,6 +369,7 @@ def test_the_samples_folder_checks_as_check_samples(browser: Browser, tmp_path: 
     for selector in ("#catalog", "#skills"):
         page.set_input_files(selector, [])
     page.fill("#rule-text", "")
+    page.select_option(f"#rule-{RULES[0].split('=')[0]}", "")
     page.set_input_files("#folder", str(SAMPLES))
     browser.wait("done")
     report = browser.report()

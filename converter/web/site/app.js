@@ -6,6 +6,8 @@
 const SYSTEMS = ["up", "mailgear", "pp"];
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
 const STORE_KEY = "mechasheet.options";
+// The option files, each the command line's option of the same name, put under /in/_options/.
+const OPTION_FILES = ["catalog", "skills", "house", "profile", "mapping"];
 
 // The page's own words; the findings' texts come from the library in the chosen language.
 const STRINGS = {
@@ -24,6 +26,9 @@ const STRINGS = {
     catalog: "mailgear: 卓のカタログ（--catalog）",
     skills: "pp: 卓の技能リスト（--skills）",
     house: "ハウスルール（監査の --house、TOML）",
+    profile: "自作シートのレイアウト・プロファイル（--profile、TOML）",
+    mapping: "変換の対応表（convert の --mapping、TOML）",
+    formulas: "テンプレートの数式（--formulas）",
     clear: "外す",
     remember: "オプションを覚える（このブラウザーの localStorage。オフにすると消します）",
     rerun: "同じファイルをこのオプションで確認し直す",
@@ -94,6 +99,9 @@ const STRINGS = {
     catalog: "mailgear: the group's catalog (--catalog)",
     skills: "pp: the group's skill list (--skills)",
     house: "House rules (the audit's --house, TOML)",
+    profile: "A homemade sheet's layout profile (--profile, TOML)",
+    mapping: "A conversion's mapping (convert's --mapping, TOML)",
+    formulas: "Template formulas (--formulas)",
     clear: "Remove",
     remember: "Remember my options (this browser's localStorage; switching off clears it)",
     rerun: "Check the same files again with these options",
@@ -168,7 +176,8 @@ const state = {
 window.mechasheetReport = null;
 // ready_ms: from the page's start until it takes files; run_ms: the last run, from the files
 // handed over until the report is drawn; party_ms: its party view after that; warm_ms: the
-// warm-up the worker does right after ready (a first run waits for what is left of it).
+// warm-up the worker does right after ready (a first run waits for what is left of it); start:
+// the worker's steps to ready (site_ms, pyodide_ms, wheels_ms, import_ms).
 window.mechasheetTimings = { ready_ms: null, run_ms: null, party_ms: null, warm_ms: null };
 
 const t = (key, ...args) => {
@@ -184,11 +193,14 @@ function setState(name) {
 
 const worker = new Worker(new URL("worker.js", import.meta.url), { type: "module" });
 const pending = new Map();
+const ACTIONS = new Set(["audit", "filled", "convert", "ccfolia", "udonarium"]);
 let nextId = 1;
 
 /** One call of a Session method in the worker; resolves to {ok} or {error} (never rejects). */
 function call(method, request, extra = {}, onProgress = null) {
   const id = nextId++;
+  // An action on the last run's files takes the option files as they are chosen now.
+  if (ACTIONS.has(method) && !extra.files) extra = { ...extra, options: optionInputs() };
   return new Promise((resolve) => {
     pending.set(id, { resolve, onProgress });
     worker.postMessage({ id, method, request, ...extra });
@@ -227,6 +239,7 @@ function onFailed(text) {
 
 async function onReady(info) {
   window.mechasheetTimings.ready_ms = Math.round(performance.now());
+  window.mechasheetTimings.start = info.phases || {};
   $("version").textContent = `mechasheet ${info.version}`;
   // First in the worker's queue: imports and one run of each engine, so the first drop is quick.
   const warming = performance.now();
@@ -346,12 +359,12 @@ function drawRuleSelects() {
 async function saveOptions() {
   if (!$("remember").checked) return;
   const files = {};
-  for (const id of ["catalog", "skills", "house"]) {
+  for (const id of OPTION_FILES) {
     const file = optionFile(id);
     if (file) files[id] = { name: file.name, type: file.type, data: await toBase64(file) };
   }
   const rules = Object.fromEntries(Array.from(document.querySelectorAll("#rule-selects select"), (s) => [s.name, s.value]));
-  const stored = { lang: state.lang, rules, ruleText: $("rule-text").value, files };
+  const stored = { lang: state.lang, rules, ruleText: $("rule-text").value, formulas: $("formulas").value, files };
   try {
     localStorage.setItem(STORE_KEY, JSON.stringify(stored));
   } catch (err) {
@@ -369,6 +382,7 @@ function restoreOptions() {
   if (!stored) return;
   $("remember").checked = true;
   $("rule-text").value = stored.ruleText || "";
+  if (stored.formulas) $("formulas").value = stored.formulas;
   for (const [name, value] of Object.entries(stored.rules || {})) {
     const select = document.querySelector(`#rule-selects select[name="${CSS.escape(name)}"]`);
     if (select) select.value = value;
@@ -399,8 +413,9 @@ function fromBase64(text) {
 
 /** The request every Session method gets: the files' root, the roots to check and the options. */
 function baseRequest() {
-  const request = { root: "/in", paths: state.roots, lang: state.lang, rules: ruleReadings() };
-  for (const id of ["catalog", "skills", "house"]) {
+  const request = { root: "/in", paths: state.roots, lang: state.lang, rules: ruleReadings(),
+    formulas: $("formulas").value };
+  for (const id of OPTION_FILES) {
     const file = optionFile(id);
     if (file) request[id] = `_options/${file.name}`;
   }
@@ -409,7 +424,7 @@ function baseRequest() {
 
 function optionInputs() {
   const out = [];
-  for (const id of ["catalog", "skills", "house"]) {
+  for (const id of OPTION_FILES) {
     const file = optionFile(id);
     if (file) out.push({ path: `_options/${file.name}`, file });
   }
@@ -746,7 +761,7 @@ function drawTemplateButtons() {
   const box = $("template-buttons");
   const out = el("span", { class: "action-out", "aria-live": "polite" });
   box.replaceChildren(...SYSTEMS.map((system) => button(t("template", system), `template-${system}`,
-    () => download("template", { system, lang: state.lang, formulas: "native" }, out))), out);
+    () => download("template", { system, lang: state.lang, formulas: $("formulas").value }, out))), out);
 }
 
 // --- language ------------------------------------------------------------------------------------
@@ -815,7 +830,7 @@ function wire() {
   }
   $("rerun").addEventListener("click", () => run(null));
   $("rule-text").addEventListener("change", saveOptions);
-  for (const id of ["catalog", "skills", "house"]) $(id).addEventListener("change", saveOptions);
+  for (const id of [...OPTION_FILES, "formulas"]) $(id).addEventListener("change", saveOptions);
   for (const b of document.querySelectorAll("button.clear")) {
     b.addEventListener("click", () => {
       $(b.dataset.clear).value = "";

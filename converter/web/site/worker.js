@@ -1,7 +1,8 @@
 // The page's Web Worker: Pyodide and the project's own Python (converter.web.page), loaded from
 // this site only, so the page's thread stays free while sheets are read and checked.
 //
-// Messages in:  {id, method, request, files?, options?}   (method: a Session method or "version")
+// Messages in:  {id, method, request, files?, options?}: files, a new run's inputs (/in/ cleared
+//               first); options, option files to (re)write under /in/_options/ for an action.
 // Messages out: {ready: {version}} | {failed: text} once at start;
 //               {id, progress: [done, total, path]} during a check, a party or an audit;
 //               {id, result: <page.py's JSON answer, parsed>, downloads: [{name, mime, bytes}]}.
@@ -16,21 +17,34 @@ let pyodide = null;
 let session = null;
 let page = null;
 
+// How long each step of the start took (ms, from the worker's own start): where ready_ms goes.
+const phases = {};
+let mark = performance.now();
+function lap(name) {
+  const now = performance.now();
+  phases[name] = Math.round(now - mark);
+  mark = now;
+}
+
 async function start() {
   const site = await (await fetch(new URL("site.json", self.location))).json();
+  lap("site_ms");
   pyodide = await loadPyodide({
     indexURL: new URL("pyodide/", self.location).href,
     stdout: () => {},
     stderr: () => {},
   });
+  lap("pyodide_ms");
   // Pyodide prints what it loads on the console; the page keeps the console for real problems.
   await pyodide.loadPackage(site.wheels.map((w) => new URL(w, self.location).href), {
     messageCallback: () => {},
     errorCallback: (text) => console.warn(text),
   });
+  lap("wheels_ms");
   page = pyodide.pyimport("converter.web.page");
   session = page.Session();
   const version = JSON.parse(page.version());
+  lap("import_ms");
   return { version: version.ok ?? site.mechasheet, site };
 }
 
@@ -70,11 +84,22 @@ async function writeInputs(files) {
   }
 }
 
+/** Option files chosen after the run (a catalog, a mapping...) written beside its files. */
+async function writeOptions(files) {
+  if (!pyodide.FS.analyzePath(IN).exists) pyodide.FS.mkdir(IN);
+  for (const { path, file } of files) {
+    const target = `${IN}/${path}`;
+    makeParents(target);
+    pyodide.FS.writeFile(target, new Uint8Array(await file.arrayBuffer()));
+  }
+}
+
 // --- requests ------------------------------------------------------------------------------------
 
 async function handle(message) {
   const { id, method, request } = message;
   if (message.files) await writeInputs(message.files);
+  if (message.options) await writeOptions(message.options);
   let answer;
   const onProgress = (done, total, path) => self.postMessage({ id, progress: [done, total, String(path)] });
   if (PROGRESS.has(method)) {
@@ -137,6 +162,6 @@ self.onmessage = (event) => {
 };
 
 ready.then(
-  ({ version }) => self.postMessage({ ready: { version } }),
+  ({ version }) => self.postMessage({ ready: { version, phases } }),
   (err) => self.postMessage({ failed: describe(err) }),
 );

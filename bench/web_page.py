@@ -6,7 +6,8 @@ Run: pip install -e '.[test]' && python bench/web_page.py [N] [--rounds R]
 Prints, each the median of R rounds (default 3; a fresh page each round):
   - ready_ms: from the page's start to "ready" (Pyodide and every wheel loaded, page.py
     imported): `window.mechasheetTimings.ready_ms`, and the worker's steps to it (site.json,
-    Pyodide, the wheels, the import);
+    Pyodide, the wheels, the import), and ready_again_ms, the same after a reload (a second
+    visit: the browser's cache may hold the compiled WebAssembly);
   - warm_ms: the warm-up the worker runs right after ready (a first drop waits for what is left);
   - run_ms: the samples folder (`mechasheet check samples/`: 33 sheets) picked in the page, from
     the files handed over until the cards are drawn, and party_ms, the party view after them;
@@ -114,6 +115,9 @@ def main() -> None:
                 for key, ms in timings["start"].items():
                     figures.setdefault(f"  {key}", []).append(ms)
                 figures["cli_ms"].append(cli_seconds() * 1000)
+                page.reload()  # a second visit: the browser's cache holds the compiled WebAssembly
+                page.wait_for_selector("body[data-state=ready]", state="attached", timeout=TIMEOUT)
+                figures.setdefault("ready_again_ms", []).append(page.evaluate("window.mechasheetTimings.ready_ms"))
                 context.close()
 
             context = pw.chromium.launch_persistent_context(str(profile), executable_path=str(CHROMIUM),

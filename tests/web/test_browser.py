@@ -363,6 +363,21 @@ def test_nothing_is_stored_until_the_switch_is_on(browser: Browser) -> None:
     assert page.evaluate("localStorage.length") == 0
 
 
+DROP = """([files]) => { const transfer = new DataTransfer();
+  for (const [name, text] of files) transfer.items.add(new File([text], name, { type: "application/json" }));
+  const zone = document.getElementById("drop");
+  for (const type of ["dragenter", "dragover", "drop"])
+    zone.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true })); }"""
+
+
+def test_files_dropped_on_the_zone_are_checked(browser: Browser, flat: Path) -> None:
+    """Files dropped on the drop zone are checked as the CLI checks them."""
+    names = ["veteran.json", "over_budget.json"]
+    browser.page.evaluate(DROP, [[[name, (flat / name).read_text("utf-8")] for name in names]])
+    browser.wait("done")
+    assert_same(browser.report(), cli_json(*names, *_options(), cwd=flat))
+
+
 def test_the_samples_folder_checks_as_check_samples(browser: Browser, tmp_path: Path) -> None:
     """The samples folder picked whole: the report of `mechasheet check samples/`; a screenshot."""
     page = browser.page

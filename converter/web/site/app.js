@@ -249,10 +249,10 @@ async function onReady(info) {
   const rules = await call("rules", { lang: state.lang });
   state.rulesKnown = rules.ok || null;
   drawRuleSelects();
-  restoreOptions();
   for (const id of ["drop", "files", "folder"]) $(id).disabled = false;
   state.ready = true;
   $("progress").textContent = t("ready");
+  restoreOptions();
   setState("ready");
 }
 
@@ -816,7 +816,11 @@ function wire() {
     e.preventDefault();
     drop.classList.remove("over");
     if (!state.ready || state.running) return;
-    run(await fromDrop(e.dataTransfer));
+    const before = document.body.dataset.state;
+    setState("running"); // from the drop on: a dropped folder is walked before the run starts
+    const inputs = await fromDrop(e.dataTransfer);
+    if (inputs.length) run(inputs);
+    else setState(before);
   });
   // A file dropped beside the zone must not make the browser open it instead of the page.
   window.addEventListener("dragover", (e) => e.preventDefault());

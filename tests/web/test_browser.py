@@ -188,13 +188,13 @@ def test_the_page_checks_every_sample_as_the_command_line(checked: dict, flat: P
 def test_every_file_has_a_card_with_its_findings_errors_first(browser: Browser, checked: dict) -> None:
     """One card a file, in order, its path, totals and findings (errors first) as the report says."""
     page = browser.page
-    cards = page.locator("article.card")
+    cards = page.locator("#cards > article.card")
     assert cards.count() == len(checked["files"])
     order = {"error": 0, "warning": 1, "info": 2}
     for i, entry in enumerate(checked["files"]):
         card = cards.nth(i)
         assert card.locator("h3").text_content() == entry["path"]
-        shown = card.locator("table.findings td.msg").all_text_contents()
+        shown = card.locator(":scope > table.findings td.msg").all_text_contents()
         expected = sorted(entry["findings"], key=lambda f: order[f["severity"]])
         assert shown == [f["message"] for f in expected]
         if entry["totals"]["computed"] is not None:
@@ -255,7 +255,14 @@ def test_the_report_and_the_audit_download_as_the_command_line_writes_them(brows
     cli_dir = shutil.copytree(flat, tmp_path / "cli")  # the CLI run from the page's root
     done = mechasheet("audit", *_names(), *_options(), "-o", "audit.json", cwd=cli_dir)
     assert done.returncode in (0, 1), done.stderr
-    assert_same(json.loads((page_dir / "audit.json").read_bytes()), json.loads((cli_dir / "audit.json").read_bytes()))
+    audit = json.loads((cli_dir / "audit.json").read_bytes())
+    assert_same(json.loads((page_dir / "audit.json").read_bytes()), audit)
+    # a homemade workbook's card shows each character the audit read from it by its labels
+    labelled = [f for f in audit["files"] if f["source"].get("kind") == "legacy"]
+    assert labelled
+    for entry in labelled:
+        card = browser.page.locator(f'#cards > article.card[data-path="{entry["audit"]["file"]}"]')
+        assert entry["path"] in card.locator("section.labelled h4").all_text_contents()
     copies = sorted(p.relative_to(cli_dir).as_posix() for p in (cli_dir / "annotated").rglob("*") if p.is_file())
     assert copies and copies == sorted(p.relative_to(page_dir).as_posix()
                                        for p in (page_dir / "annotated").rglob("*") if p.is_file())

@@ -49,6 +49,7 @@ const STRINGS = {
     runFailed: "確認できませんでした",
     none: "ファイルがありません",
     valid: "有効",
+    labelled: "ラベルで読んだ内容（mechasheet audit・import と同じ読み方）",
     invalid: "エラーあり",
     unreadable: "読めません",
     system: "システム",
@@ -122,6 +123,7 @@ const STRINGS = {
     runFailed: "Could not check",
     none: "No files",
     valid: "valid",
+    labelled: "Read by its labels (as mechasheet audit and import read it)",
     invalid: "has errors",
     unreadable: "unreadable",
     system: "System",
@@ -167,6 +169,7 @@ const state = {
   roots: [], // the paths handed to the check (a dropped folder by its name, a file by its path)
   report: null,
   party: [],
+  labelled: [], // characters the audit read by labels from homemade workbooks
   ready: false,
   running: false,
   rulesKnown: null,
@@ -465,6 +468,7 @@ async function run(inputs) {
       if (again.ok) state.report = again.ok;
     }
     state.party = [];
+    state.labelled = [];
     window.mechasheetReport = state.report;
     render();
     window.mechasheetTimings.run_ms = Math.round(performance.now() - started);
@@ -472,6 +476,8 @@ async function run(inputs) {
     const party = await call("party", { lang: state.lang }, {}, showProgress("partyReading"));
     state.party = party.ok || [];
     drawParty();
+    await fetchLabelled();
+    drawLabelled();
     if (party.error) $("option-error").textContent = `${t("party")}: ${party.error.message}`;
     window.mechasheetTimings.party_ms = Math.round(performance.now() - partyStarted);
     $("progress").textContent = "";
@@ -538,14 +544,17 @@ function render() {
   $("run-downloads").hidden = false;
   drawParty();
   const cards = $("cards");
-  cards.replaceChildren(...report.files.map((file, i) => card(file, i)));
+  cards.replaceChildren(...report.files.map((file, i) => card(file, `card-${i}`)));
+  drawLabelled();
 }
 
-function card(file, i) {
+/** A file's card; ``nested``: a character read by labels from a homemade workbook, shown in
+ * that workbook's card (a smaller heading, no downloads: it is not a file of its own). */
+function card(file, key, nested = false) {
   const status = file.kind === "unreadable" ? "unreadable" : file.valid ? "valid" : "invalid";
-  const heading = `card-${i}-h`;
+  const heading = `${key}-h`;
   const article = el("article", { class: `card ${status}`, "aria-labelledby": heading, "data-path": file.path });
-  article.append(el("h3", { id: heading }, file.path));
+  article.append(el(nested ? "h4" : "h3", { id: heading }, file.path));
   article.append(el("p", { class: "meta" },
     el("span", { class: `badge ${status}` }, t(status)), " ",
     file.system ? `${t("system")}: ${file.system}` : "",
@@ -583,8 +592,34 @@ function card(file, i) {
     article.append(el("details", {}, el("summary", {}, `${t("derived")} (${derived.length})`),
       table(t("derived"), [t("item"), t("value"), "pointer"], rows, "derived")));
   }
-  if (file.system && file.kind !== "unreadable") article.append(cardActions(file));
+  if (file.system && file.kind !== "unreadable" && !nested) article.append(cardActions(file));
   return article;
+}
+
+/** Homemade workbooks: the check reports them as the CLI does (INPUT_WRONG_FORMAT: import
+ * it); the audit reads them by their labels. Each character it read is shown in the
+ * workbook's card, as `mechasheet audit` reads it. */
+function homemade(report) {
+  return report.files.filter((f) => f.findings.some((x) => x.code === "INPUT_WRONG_FORMAT"));
+}
+
+async function fetchLabelled() {
+  state.labelled = [];
+  if (!state.report || homemade(state.report).length === 0) return;
+  const answer = await call("audit_report", { lang: state.lang });
+  state.labelled = answer.ok ? answer.ok.files.filter((f) => f.source && f.source.kind === "legacy") : [];
+  if (answer.error) $("option-error").textContent = [answer.error.code, answer.error.message].join(" — ");
+}
+
+function drawLabelled() {
+  const cards = document.querySelectorAll("#cards > article.card");
+  state.report.files.forEach((file, i) => {
+    const read = (state.labelled || []).filter((f) => f.audit && f.audit.file === file.path);
+    if (read.length === 0 || !cards[i]) return;
+    const box = el("section", { class: "labelled", "aria-label": t("labelled") }, el("p", { class: "meta" }, t("labelled")));
+    read.forEach((entry, j) => box.append(card(entry, `card-${i}-${j}`, true)));
+    cards[i].append(box);
+  });
 }
 
 function formatValue(value) {
@@ -790,6 +825,7 @@ async function switchLang(lang) {
     if (answer.ok) {
       state.report = answer.ok;
       state.party = party.ok || [];
+      await fetchLabelled();
       window.mechasheetReport = state.report;
       render();
     }

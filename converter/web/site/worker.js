@@ -113,7 +113,7 @@ async function handle(message) {
     answer = typeof page.rules === "function" ? page.rules(JSON.stringify(request))
       : JSON.stringify({ ok: null });
   } else {
-    if (!/^[a-z]+$/.test(method) || typeof session[method] !== "function") {
+    if (!/^[a-z][a-z_]*$/.test(method) || typeof session[method] !== "function") {
       answer = JSON.stringify({ error: { code: "INTERNAL", message: `no method ${method}`, hint: "" } });
     } else {
       answer = session[method](JSON.stringify(request)); // a PyProxy's method, called as one

@@ -5,7 +5,6 @@ filtering work, the charts draw Japanese glyphs (no tofu), a screenshot is writt
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from html.parser import HTMLParser
@@ -17,10 +16,10 @@ from converter.audit.folder import audit_paths
 from converter.audit.html_report import html_report_bytes, spent_by_category
 from converter.audit.report import ROSTER_COLUMNS, AuditReport
 from converter.cli import main
+from tests.browser import BROWSER_ARGS, CHROMIUM, playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
-CHROMIUM = Path("/usr/bin/chromium")
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 HOSTILE = '<script>alert("x")</script>$\\frac{$'  # markup, and a mathtext that would not parse
 
@@ -224,25 +223,6 @@ def test_audit_writes_the_html_report(tmp_path: Path, capsys) -> None:
 
 # --- the bundled samples' report in a real browser -------------------------------------------------
 
-BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def _playwright():
-    """Playwright's sync API, or a skip (a failure under CI=true) when it or chromium is missing."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None
-    missing = [what for what, ok in (("playwright", sync_playwright is not None), (str(CHROMIUM), CHROMIUM.exists()))
-               if not ok]
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true and missing: {', '.join(missing)} (.ci/run installs them)")
-        pytest.skip(f"missing: {', '.join(missing)}")
-    return sync_playwright
-
-
 def _samples_report(tmp_path: Path) -> Path:
     legacy = [p for suffix in ("xlsx", "xls", "ods") for p in sorted((SAMPLES / "legacy").glob(f"*.{suffix}"))]
     report = audit_paths([SAMPLES, SAMPLES / "broken", *legacy])
@@ -289,7 +269,7 @@ TOFU = """svg => { const font = "40px " + getComputedStyle(svg.querySelector("te
 
 def test_the_samples_report_in_chromium(tmp_path: Path) -> None:
     """In Chromium the page loads cleanly from disk, sorts and filters its roster and draws its charts."""
-    sync_playwright = _playwright()
+    sync_playwright = playwright()
     report = _samples_report(tmp_path)
     shot = tmp_path / "report.png"
     with sync_playwright() as pw:

@@ -63,13 +63,7 @@ function removeTree(path) {
 }
 
 function makeParents(path) {
-  const FS = pyodide.FS;
-  const parts = path.split("/").slice(1, -1);
-  let at = "";
-  for (const part of parts) {
-    at += `/${part}`;
-    if (!FS.analyzePath(at).exists) FS.mkdir(at);
-  }
+  pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")) || "/");
 }
 
 /** Each dropped file under /in/ at its relative path; /in/ cleared first (a new run). */

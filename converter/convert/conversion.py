@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping as MappingType
@@ -12,7 +14,7 @@ from ..core.errors import InputError
 from ..core.findings import Finding
 from . import account as accounts
 from . import carried, mailgear, pp, up
-from .fold import fold
+from .fold import IDENTITY_LISTS, fold
 from .leaves import leaves
 from .mapping import SYSTEMS, Mapping, Row, load_mapping
 from .model import Sheet
@@ -109,7 +111,8 @@ def convert(document: MappingType[str, Any], to: str, mapping: Mapping | str | P
         again = leaves(as_was)
         now = leaves(source)
         fields = _changed(again.values, now.values)
-        if set(again.values) == set(now.values):  # values edited, no field added or removed: fold
+        if _outside_lists(again.values, source_system) == _outside_lists(now.values, source_system):
+            # values edited, no field added or removed but items of a list matched by identity: fold
             edits = (original, fields, as_was)
         else:
             findings.append(Finding("CONVERT_EDITED", "/extra/" + carried.KEY, {"fields": fields[:20], "count": len(fields)}))
@@ -149,7 +152,7 @@ def _fold_back(edits: tuple[dict[str, Any], list[str], dict[str, Any]], fresh: d
     strength = [None if w.accuracy is None else pips(w.accuracy, mp) + (2 if w.guided else 0)
                 for w in (back.weapons if back is not None else [])]
     got = fold(original, fresh, fields, mp.direction(source_system, to), source_system, to, homes, unedited,
-               strength)
+               strength, identity(to))
     if to == "mailgear":
         _without_bonuses(got.document, original, got.changed)
     if to == "up":
@@ -163,6 +166,32 @@ def _fold_back(edits: tuple[dict[str, Any], list[str], dict[str, Any]], fresh: d
     account = accounts.folded(mp, source_system, to, leaves(carried.without_key(document)), leaves(got.document),
                               fields, got.changed, UNEDITED)
     return _finish(got.document, account, findings, document, catalog, check, attach=False)
+
+
+def _outside_lists(values: MappingType[str, Any], system: str) -> set[str]:
+    """The fields of a document but those inside its lists matched by identity (skills, feats)."""
+    lists = IDENTITY_LISTS.get(system, ())
+    return {p for p in values if not any(p == w or p.startswith(w + "/") for w in lists)}
+
+
+def identity(system: str) -> Callable[[Any], str | None]:
+    """What names a skill or feat of ``system`` whatever its place: mailgear a skill's id (or the
+    id its name reads as), pp a name without 〈〉, its level (「タフガイ Lv3」) or width variants."""
+    def key(item: Any) -> str | None:
+        if not isinstance(item, dict):
+            return None
+        if system == "mailgear":
+            from ..rules.mailgear.tables import tables as mailgear_tables
+
+            t = mailgear_tables()
+            sid = item.get("id") if item.get("id") in t.skills else t.skill_id(str(item.get("name", "")))
+            return str(sid) if sid else None
+        name = item.get("name")
+        if not isinstance(name, str) or not name.strip():
+            return None
+        name = unicodedata.normalize("NFKC", name).strip().strip("〈〉<>")
+        return re.sub(r"\s*Lv\s*\d+$", "", name).strip()
+    return key
 
 
 def source_band(doc: MappingType[str, Any], mapping: Mapping) -> dict[str, Any]:

@@ -12,8 +12,9 @@ Standard library only.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
-from typing import Any, Mapping as MappingType, Sequence
+from typing import Any, Callable, Mapping as MappingType, Sequence
 
 from ..core.pointers import parse, pointer
 from .leaves import Leaves, leaves, matches
@@ -21,6 +22,8 @@ from .mapping import Row
 
 #: where each system keeps its weapons (mailgear writes weapons before options)
 WEAPON_LISTS = {"up": "/weapons", "mailgear": "/equipment", "pp": "/machine/weapons"}
+#: the lists whose items are matched by identity (a skill's id or name), not by place
+IDENTITY_LISTS = {"mailgear": ("/skills",), "pp": ("/skills", "/feats")}
 
 
 @dataclass
@@ -63,7 +66,8 @@ def _home(ptr: str, system: str, homes: Sequence[str]) -> str | None:
 
 def fold(original: MappingType[str, Any], fresh: MappingType[str, Any], edited: Sequence[str],
          rows: Sequence[Row], b_system: str, a_system: str, homes: Sequence[str],
-         unedited: MappingType[str, Any] | None = None, strength: Sequence[Any] = ()) -> Fold:
+         unedited: MappingType[str, Any] | None = None, strength: Sequence[Any] = (),
+         identity: Callable[[Any], str | None] | None = None) -> Fold:
     """``original`` (the carried A) with the counterparts of the ``edited`` fields of B taken from
     ``fresh`` (B as edited, converted into A afresh); ``homes`` are the source pointers of A's
     lifted weapons, in the model's order.
@@ -74,7 +78,8 @@ def fold(original: MappingType[str, Any], fresh: MappingType[str, Any], edited: 
     counterparts lie in every weapon of A (mailgear's CR..LR, up's accuracy) goes back only to the
     weapons that stat came from: those the edit moved whose value the unedited way back kept
     (else the nearest to it), never to every weapon reaching the band. ``strength`` ranks the
-    weapons of ``unedited`` (their accuracy in pips, 誘導 included): of those kept, the band's best."""
+    weapons of ``unedited`` (their accuracy in pips, 誘導 included): of those kept, the band's best.
+    ``identity`` names a list item (a skill, a feat): the lists of IDENTITY_LISTS fold by it."""
     patterns: list[str] = []
     edit_of: dict[str, list[str]] = {}  # each pattern's edits
     lost = []
@@ -137,7 +142,72 @@ def fold(original: MappingType[str, Any], fresh: MappingType[str, Any], edited: 
     shapes.update(before.shapes)
     order = list(before.values) + [p for p in wanted if p not in before.values]
     document = Leaves({p: values[p] for p in order if p in values}, shapes).rebuild()
+    if identity is not None and unedited is not None:
+        for where in IDENTITY_LISTS.get(a_system, ()):
+            if any(_listed(p, a_system) and p.startswith(where + "/") for p in patterns):
+                changed = _by_identity(document, changed, where, original, fresh, unedited, identity)
     return Fold(document, changed, lost)
+
+
+def _items(doc: Any, where: str) -> list[Any]:
+    node = doc
+    for part in parse(where):
+        node = node.get(part) if isinstance(node, dict) else None
+    return node if isinstance(node, list) else []
+
+
+def _by_identity(document: dict[str, Any], changed: list[str], where: str, original: MappingType[str, Any],
+                 fresh: MappingType[str, Any], unedited: MappingType[str, Any],
+                 identity: Callable[[Any], str | None]) -> list[str]:
+    """The list at ``where`` (a pilot's skills, a character's feats) folded item by item, matched
+    by identity (``identity``: an item's name or key), not by place: an item the edit did not move
+    (fresh and the unedited way back agree on it) stays as A had it; one it moved takes only the
+    fields it moved; one it added comes last; one it removed goes. A's order is kept, so reordering
+    or inserting in B changes only the item concerned."""
+    def keyed(items: list[Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for item in items:
+            key = identity(item)
+            if key is not None:
+                out.setdefault(key, item)
+        return out
+
+    was = _items(original, where)
+    now, then = keyed(_items(fresh, where)), keyed(_items(unedited, where))
+    merged, seen = [], set()
+    for item in was:
+        key = identity(item)
+        if key is None or key in seen:
+            merged.append(item)
+            continue
+        seen.add(key)
+        if key in then and key not in now:
+            continue  # the edit removed it
+        if key in then and _same_item(now[key], then[key]) or key not in now:
+            merged.append(item)  # the edit did not reach it
+            continue
+        base = then.get(key, {}) if isinstance(then.get(key), dict) else {}
+        moved = {f: v for f, v in now[key].items() if f not in base or not _same_item(base[f], v)} \
+            if isinstance(now[key], dict) else {}
+        gone = [f for f in base if isinstance(now[key], dict) and f not in now[key]]
+        merged.append({**{f: v for f, v in item.items() if f not in gone}, **moved} if isinstance(item, dict)
+                      else now[key])
+    merged += [item for key, item in now.items() if key not in seen and key not in then]
+    parts = parse(where)
+    parent: Any = document
+    for part in parts[:-1]:
+        parent = parent.setdefault(part, {})
+    before = {p: v for p, v in leaves(was).values.items()}
+    if merged or parts[-1] in parent:
+        parent[parts[-1]] = merged
+    after = leaves(merged).values
+    inside = [c for c in changed if not (c == where or c.startswith(where + "/"))]
+    return inside + [where + p for p in dict.fromkeys([*before, *after])
+                     if p not in before or p not in after or not _same_item(before[p], after[p])]
+
+
+def _same_item(x: Any, y: Any) -> bool:
+    return json.dumps(x, sort_keys=True, ensure_ascii=False) == json.dumps(y, sort_keys=True, ensure_ascii=False)
 
 
 def _item_gone(ptr: str, patterns: Sequence[str], system: str, fresh: MappingType[str, Any]) -> bool:

@@ -25,8 +25,8 @@ BAND = (BUDGET_CLASSES[0] - (BUDGET_CLASSES[1] - BUDGET_CLASSES[0]) / 2,
         BUDGET_CLASSES[-1] + (BUDGET_CLASSES[-1] - BUDGET_CLASSES[-2]) / 2)
 #: samples whose machine is above the catalog's middle rank (C), or a pp machine at the
 #: proposal's standard figures: a protagonist's machine, what the seed's classes describe.
-#: option-cap (rank C) is not one: its cheapest legal size is LL, whose base gives HP 600 and
-#: power 35 for 600 UP (929 in all), cheaper than raising an L to its converted 450 HP.
+#: option-cap (rank C) is not one: its cheapest legal size is L, whose base gives HP 350 and
+#: power 25 for 500 UP (859 in all), cheaper than raising an M to its converted 300 HP.
 STANDARD_OR_ABOVE = ["mailgear/veteran-custom.json", "mailgear/veteran-fortune.json",
                      "pp/pilot_with_machine.json"]
 

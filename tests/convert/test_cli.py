@@ -95,13 +95,13 @@ def test_refusal_has_its_reason(capsys) -> None:
 
 
 def test_mapping_overrides_an_anchor(tmp_path: Path, capsys) -> None:
-    """A user's anchor row replaces the packaged one: pp 耐久性 3/6/12 makes HP 240 (grade 1.08) 6.48 → 6."""
+    """A user's anchor row replaces the packaged one: pp 耐久性 3/6/12 makes HP 240 (grade 1.2) 7.2 → 7."""
     mapping = tmp_path / "ours.toml"
     mapping.write_text('[[anchors]]\nquantity = "durability"\nsystem = "pp"\nfield = "/machine/durability"\n'
                        'values = [3, 6, 12]\n', "utf-8")
     code, text, _ = _run(capsys, "convert", str(SUIT), "--to", "pp", "--mapping", str(mapping), "--format", "json")
     got = json.loads(text)
-    assert code == 0 and got["document"]["machine"]["durability"] == 6
+    assert code == 0 and got["document"]["machine"]["durability"] == 7
     assert any(a["values"] == [3, 6, 12] and a["source"].startswith("ours.toml") for a in got["conversion"]["account"]["anchors"])
 
 

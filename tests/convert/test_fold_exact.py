@@ -34,16 +34,16 @@ def _raise_skill(pp: dict[str, Any], name: str, by: int) -> None:
 
 
 def test_a_boost_is_not_folded_into_the_base_stat() -> None:
-    """veteran-custom's 耐久 60 + 専用機 5 = 65 → up HP 240; HP + 45 folds back to the effective 70,
-    so the base becomes 65 (not 70 + the boost 5 again)."""
+    """veteran-custom's 耐久 60 + 専用機 5 = 65 → up HP 215; HP + 20 = 235 folds back to the
+    effective 60 + 35 × 60/200 = 70.5 → 71, so the base becomes 66 (not 71 + the boost 5 again)."""
     doc = _mailgear("veteran-custom")
     assert (doc["gear"]["stats"]["durability"], effective_stats(doc)["durability"]) == (60, 65)
     unit = convert(doc, "up", catalog=CATALOG).document
-    unit["stats"]["hp"] += 45
+    unit["stats"]["hp"] += 20
     back = convert(unit, "mailgear", catalog=CATALOG)
     assert "CONVERT_FOLDED" in [f.code for f in back.findings]
-    assert effective_stats(back.document)["durability"] == 70
-    assert back.document["gear"]["stats"]["durability"] == 65
+    assert unit["stats"]["hp"] == 235 and effective_stats(back.document)["durability"] == 71
+    assert back.document["gear"]["stats"]["durability"] == 66
     assert back.document["gear"]["boosts"] == doc["gear"]["boosts"]
 
 

@@ -1,5 +1,5 @@
 """Conversions worked by hand from the anchor tables (docs/conversion.md), each figure's
-arithmetic in the test's docstring. Anchors: up HP 90/200/700, EN 40/50/120, power 5/15/55, mean
+arithmetic in the test's docstring. Anchors: up HP 90/200/400, EN 40/50/120, power 5/15/25, mean
 damage 15.5/50.5/82; example catalog 耐久 30/60/120, エネルギー 20/30/45, 出力 1/4/7, CR 0/3/6,
 mean damage 10/15.5/20; pp 耐久性 2/5/10, 頑丈さ 2/4/8, 装甲値 2/6/12, 貫通力 8/14/20."""
 from __future__ import annotations
@@ -18,21 +18,21 @@ def _doc(name: str) -> dict:
 
 def test_mobile_suit_into_mailgear() -> None:
     """m-mobile-suit (HP 240, EN 65, パワー 18, 運動性 25, 移動力 6) → mailgear:
-    耐久: grade 1 + (240 − 200)/(700 − 200) = 1.08 → 60 + 0.08 × (120 − 60) = 64.8 → 65.
+    耐久: grade 1 + (240 − 200)/(400 − 200) = 1.2 → 60 + 0.2 × (120 − 60) = 72 (by the share: 240 × 60/200).
     エネルギー: grade 1 + 15/70 = 1.214 → 30 + 0.214 × 15 = 33.2 → 33.
-    出力: grade 1 + 3/40 = 1.075 → 4 + 0.075 × 3 = 4.2 → 4.  機動力: 25 / 10 = 2.5 → 3.  移動力 6.
+    出力: grade 1 + 3/10 = 1.3 → 4 + 0.3 × 3 = 4.9 → 5.  機動力: 25 / 10 = 2.5 → 3.  移動力 6.
     ビームライフル 1D+40 beam: mean 5.5 + 40 + 5 = 50.5, share 50.5/200 = 0.2525,
-    × 60 = 15.15 → 15; extra = 15 − 7 − 4 = 4.
-    頭部バルカン 1D+10: mean 15.5, share 0.0775 × 60 = 4.65 → 5; 5 − 7 − 4 = −6 → 0 (clamped, said)."""
+    × 60 = 15.15 → 15; extra = 15 − 7 − 5 = 3.
+    頭部バルカン 1D+10: mean 15.5, share 0.0775 × 60 = 4.65 → 5; 5 − 7 − 5 = −7 → 0 (clamped, said)."""
     result = convert(_doc("up/m-mobile-suit.json"), "mailgear")
     stats = result.document["gear"]["stats"]
-    assert (stats["durability"], stats["energy"], stats["output"], stats["mobility"], stats["move"]) == (65, 33, 4, 3, 6)
+    assert (stats["durability"], stats["energy"], stats["output"], stats["mobility"], stats["move"]) == (72, 33, 5, 3, 6)
     items = {i["name"]: i for i in result.document["equipment"]}
-    assert items["ビームライフル"]["extra_damage"] == 4
+    assert items["ビームライフル"]["extra_damage"] == 3
     assert items["頭部バルカン"]["extra_damage"] == 0
     clamped = [f for f in result.findings if f.code == "CONVERT_CLAMPED"]
     assert {"pointer": clamped[0].pointer, **clamped[0].params} == {
-        "pointer": "/equipment/2/extra_damage", "value": -6, "limit": 0}
+        "pointer": "/equipment/2/extra_damage", "value": -7, "limit": 0}
 
 
 def test_veteran_custom_into_pp() -> None:
@@ -101,8 +101,8 @@ def test_penetration_orders_pp_weapons_of_one_class() -> None:
 
 
 def test_carrier_beyond_the_catalog_is_flagged_not_clamped() -> None:
-    """lll-carrier's HP 1400: grade 1 + 1200/500 = 3.4 → 耐久 60 + 2.4 × 60 = 204, beyond the
-    example catalog's peak 120: kept and flagged (CONVERT_OUT_OF_RANGE), never clamped."""
+    """lll-carrier's HP 1400: grade 1 + 1200/200 = 7 → 耐久 60 + 6 × 60 = 420 (28 standard hits in
+    both), beyond the example catalog's peak 120: kept and flagged (CONVERT_OUT_OF_RANGE), never clamped."""
     result = convert(_doc("up/lll-carrier.json"), "mailgear")
-    assert result.document["gear"]["stats"]["durability"] == 204
+    assert result.document["gear"]["stats"]["durability"] == 420
     assert any(f.code == "CONVERT_OUT_OF_RANGE" and f.pointer == "/gear/stats/durability" for f in result.findings)

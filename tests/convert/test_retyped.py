@@ -23,9 +23,6 @@ CATALOG = load_catalog(ROOT / "samples/mailgear/.catalog/catalog-example.json")
 SYSTEMS = ("up", "mailgear", "pp")
 SAMPLES = sorted(f"{s}/{p.stem}" for s in SYSTEMS for p in (ROOT / "samples" / s).glob("*.json")
                  if "system" in json.loads(p.read_text("utf-8")))
-#: round trips whose power band is not kept yet, each with its reason (the test fails when one is
-#: fixed, to be taken off): veteran-fortune's gear costs 1910 UP (the top band's) in up
-BAND_NOT_KEPT = {("mailgear/veteran-fortune", "up")}
 CASES = [(name, via) for name in SAMPLES for via in SYSTEMS if not name.startswith(via + "/")]
 
 
@@ -74,8 +71,7 @@ def test_a_retyped_round_trip_keeps_weapons_and_band(name: str, via: str) -> Non
             if x[3] < y[3]:
                 assert after_by[x[0]][3] <= after_by[y[0]][3], (x[0], y[0])
     m = load_mapping()
-    kept_band = source_band(back, m)["name"] == source_band(doc, m)["name"]
-    assert kept_band == ((name, via) not in BAND_NOT_KEPT)
+    assert source_band(back, m)["name"] == source_band(doc, m)["name"]
 
 
 @pytest.mark.parametrize("name", [n for n in SAMPLES if n.startswith("up/")])

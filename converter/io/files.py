@@ -58,16 +58,12 @@ def open_regular(path: str | Path, error: type[InputError] = InputError) -> io.B
         raise
 
 
+_SPECIAL_KINDS = ((stat.S_ISFIFO, "FIFO (named pipe)"), (stat.S_ISCHR, "character device"),
+                  (stat.S_ISBLK, "block device"), (stat.S_ISSOCK, "socket"))
+
+
 def _special_kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "FIFO (named pipe)"
-    if stat.S_ISCHR(mode):
-        return "character device"
-    if stat.S_ISBLK(mode):
-        return "block device"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    return "special file"
+    return next((kind for test, kind in _SPECIAL_KINDS if test(mode)), "special file")
 
 
 def read_limited(path: str | Path, limit: int = MAX_DOCUMENT_BYTES,
@@ -109,12 +105,6 @@ def file_digest(path: str | Path) -> str | None:
             return hashlib.file_digest(fh, "sha256").hexdigest()
     except (InputError, OSError):
         return None
-
-
-def read_input_text(path: str | Path, error: type[InputError] = InputError,
-                    limit: int = MAX_DOCUMENT_BYTES) -> str:
-    """The text of an input file; ``error`` naming the file if unreadable (see read_input)."""
-    return read_input(path, error, limit)[0]
 
 
 def read_input(path: str | Path, error: type[InputError] = InputError,
@@ -218,7 +208,7 @@ def load_toml(path: str | Path, invalid: Callable[[str, str], InputError],
     nesting too deep for the parser included (never a RecursionError)."""
     import tomllib
 
-    text = read_input_text(path, InputError, limit)
+    text = read_input(path, InputError, limit)[0]
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -230,7 +220,7 @@ def load_toml(path: str | Path, invalid: Callable[[str, str], InputError],
 def load_json_document(path: str | Path) -> dict[str, Any]:
     """A document read from a JSON file; InputError (exit 2) naming the file if it cannot be."""
     p = Path(path)
-    return parse_json_document(read_input_text(p), shown_name(p))
+    return parse_json_document(read_input(p)[0], shown_name(p))
 
 
 class _RefusedError(Exception):

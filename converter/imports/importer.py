@@ -369,13 +369,11 @@ def _in_use(targets: list[Path], inputs: Inputs, force: bool) -> bool:
     halfway (the report and roster are refused before any work: :func:`refuse_outputs`)."""
     from ..core.errors import OutputError
 
-    for target in targets:
-        try:
-            inputs.refuse(target)
-        except OutputError:
-            return True
-        if not force and (target.exists() or target.is_symlink()):
-            return True
+    try:
+        for target in targets:
+            inputs.refuse(target, force)
+    except OutputError:
+        return True
     return False
 
 
@@ -387,14 +385,8 @@ def refuse_outputs(out: Path, inputs: Inputs, force: bool) -> None:
     """An OutputError before any workbook is read for an output every run writes that is an
     input or (without ``force``) exists already: an earlier import's folder is refused, not
     filled with documents beside an old roster."""
-    from ..core.errors import OutputError
-
     for name in FIXED_OUTPUTS:
-        target = out / name
-        inputs.refuse(target)
-        if not force and (target.exists() or target.is_symlink()):
-            raise OutputError(f"{target}: already exists (use --force to replace it)", "OUTPUT_EXISTS",
-                              file=str(target))
+        inputs.refuse(out / name, force)
 
 
 def earlier_output(path: Path) -> bool:

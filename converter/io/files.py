@@ -335,9 +335,9 @@ class Inputs:
                 self._by_id.setdefault((st.st_dev, st.st_ino), len(self._paths))
             self._paths.append(str(raw))
 
-    def refuse(self, output: str | Path) -> None:
+    def refuse(self, output: str | Path, force: bool = True) -> None:
         """OutputError when ``output`` is one of the inputs (the same file by any path or link),
-        naming the first such input."""
+        naming the first such input, or (without ``force``) when a file (or link) has its name."""
         out = Path(output)
         hits = [self._by_path.get(str(out.resolve()))]
         try:
@@ -351,6 +351,8 @@ class Inputs:
             src = Path(self._paths[min(found)])
             raise OutputError(f"{out}: is the input {src}; inputs are never replaced (choose another -o)",
                               "OUTPUT_IS_INPUT", file=str(out), input=str(src))
+        if not force and (out.exists() or out.is_symlink()):
+            raise OutputError(f"{out}: already exists (use --force to replace it)", "OUTPUT_EXISTS", file=str(out))
 
 
 def refuse_inputs(output: str | Path, inputs: Iterable[str | Path]) -> None:
@@ -375,9 +377,7 @@ def write_atomic(path: str | Path, data: Payload, force: bool = False,
     earlier run are removed first. Text is written as UTF-8; a lone surrogate (a file name's
     byte not in UTF-8, a ``"\\ud800"`` read from JSON) as its escape ``\\udc83``, never an abort."""
     p = Path(path)
-    (inputs if isinstance(inputs, Inputs) else Inputs(inputs)).refuse(p)
-    if p.exists() and not force:
-        raise OutputError(f"{p}: already exists (use --force to replace it)", "OUTPUT_EXISTS", file=str(p))
+    (inputs if isinstance(inputs, Inputs) else Inputs(inputs)).refuse(p, force)
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

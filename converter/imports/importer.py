@@ -231,10 +231,8 @@ def import_report_schema_text() -> str:
 def import_one(path: Path, system: str | None, options: Mapping[str, str],
                profile: Profile | None = None, *, scan_first: bool = True) -> list[Entry]:
     """Every character or unit in one workbook, read and checked; never raises for what it holds."""
-    out = []
-    for source, record in read_import(path, system, profile, scan_first=scan_first):
-        out.append(Entry(check_source(source, options, {}), record))
-    return out
+    return [Entry(check_source(source, options, {}), record)
+            for source, record in read_import(path, system, profile, scan_first=scan_first)]
 
 
 def _crashed(path: Path, reason: str) -> list[Entry]:

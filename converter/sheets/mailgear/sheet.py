@@ -506,10 +506,8 @@ class _Cached:
     def _model_row(self, gear: Mapping[str, Any]) -> Any:
         rank = gear.get("rank")
         want = f"{excel_key(gear.get('model'))}|{str(rank or '').replace(self.t.custom_mark, '')}".upper()
-        for p, row in enumerate(self.cat_rows["model_stats"]):
-            if f"{excel_key(row.get('model'))}|{row.get('rank') or ''}".upper() == want:
-                return p + 1
-        return ""
+        return next((p + 1 for p, row in enumerate(self.cat_rows["model_stats"])
+                     if f"{excel_key(row.get('model'))}|{row.get('rank') or ''}".upper() == want), "")
 
     # --- 性能 and 専用機 -------------------------------------------------------------------------
     def stat(self, sid: str, col: str) -> Any:
@@ -603,10 +601,7 @@ class _Cached:
     # --- 装備 ---------------------------------------------------------------------------------
     def _catalog_row(self, table: str, key: str) -> int | None:
         """The row (1 = the first) of the catalog's ``table`` whose name has ``key``."""
-        for p, row in enumerate(self.cat_rows[table]):
-            if excel_key(row.get("name")) == key:
-                return p + 1
-        return None
+        return next((p + 1 for p, row in enumerate(self.cat_rows[table]) if excel_key(row.get("name")) == key), None)
 
     def _item(self, i: int, row: Mapping[str, Any]) -> dict[str, Any]:
         """The helper cells of one equipment row, as their formulas compute them."""

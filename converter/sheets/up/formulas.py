@@ -302,15 +302,13 @@ class UpFormulas:
     def effective_damage(self, table: Table, i: int) -> str:
         c = self._w(table, i)
         melee = self._is_melee(c)
-        bonus = f'IFERROR(VLOOKUP({c("attribute")},{{{self._attr_pairs()}}},2,FALSE),0)'
+        pairs = ";".join(f'"{a["label"]}",{a["damage_bonus"]}' for a in self.t.raw["attributes"])
+        bonus = f'IFERROR(VLOOKUP({c("attribute")},{{{pairs}}},2,FALSE),0)'
         abil = self.l.table("abilities")
         no_hands = f'COUNTIF({abil.column_range("id")},"{label_of("abilities", "no_manipulator")}")=0'
         power = self.stat_cell("power", "value_col")
         return (f'=IF({c("name")}="","",{c("damage.dice")}&"D10+"&({c("damage.fixed")}+{bonus}'
                 f'+IF(AND({melee},{no_hands}),{power},0)))')
-
-    def _attr_pairs(self) -> str:
-        return ";".join(f'"{a["label"]}",{a["damage_bonus"]}' for a in self.t.raw["attributes"])
 
     def effective_accuracy(self, table: Table, i: int) -> str:
         c = self._w(table, i)

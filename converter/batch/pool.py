@@ -175,8 +175,6 @@ def run_in_workers(files: Sequence[str | Path], indices: list[int], task: Task, 
 
 
 def _death(exitcode: int | None) -> str:
-    import signal
-
     if exitcode is not None and exitcode < 0:
         try:
             return signal.Signals(-exitcode).name

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 from functools import cached_property
 from collections.abc import Mapping
 from typing import Any
@@ -469,11 +470,7 @@ class _Cached:
     def catalog_uses(self) -> dict[str, int]:
         """Catalog name key → the counted options taking their effects from the catalog under it
         (the equipment's カタログ追加効果 cells; the catalog sheet's このシートで)."""
-        out: dict[str, int] = {}
-        for it in self.items:
-            if it["cat_key"]:
-                out[it["cat_key"]] = out.get(it["cat_key"], 0) + 1
-        return out
+        return dict(Counter(it["cat_key"] for it in self.items if it["cat_key"]))
 
     # --- pilot and gear scalars ------------------------------------------------------------------
     def scalar(self, name: str) -> Any:

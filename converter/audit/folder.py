@@ -37,11 +37,9 @@ def audit_file(path: Path, options: Mapping[str, str], context: Mapping[str, Any
     """One file read and checked, every character or unit in it; never raises for what it holds."""
     digest = file_digest(path)  # a regular file only: a FIFO is never waited on (issue 33)
     members: list[AuditMember] = []
-    pairs: list[tuple[Source, ImportRecord | None]]
-    if path.suffix.lower() in WORKBOOK_SUFFIXES:
-        pairs = [(s, r) for s, r in read_import(path, None, profile, scan_first=scan_first)]
-    else:
-        pairs = [(read_source(path, scan_first=scan_first), None)]
+    pairs: list[tuple[Source, ImportRecord | None]] = (
+        list(read_import(path, None, profile, scan_first=scan_first)) if path.suffix.lower() in WORKBOOK_SUFFIXES
+        else [(read_source(path, scan_first=scan_first), None)])
     for source, record in pairs:
         report = check_source(source, options, context)
         if drift and report.origin.kind == "workbook" and report.document is not None:

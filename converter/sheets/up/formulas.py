@@ -67,10 +67,7 @@ class UpFormulas:
     def stat_cost(self, stat: str) -> str:
         r, s = self.stat_cell(stat, "raise_col"), self.stat_cell(stat, "step_col")
         price = self.size_value(stat, "price")
-        if stat == "move":
-            body = f"{price}*(2^{r}-1)"
-        else:
-            body = f"{r}/{s}*{price}"
+        body = f"{price}*(2^{r}-1)" if stat == "move" else f"{r}/{s}*{price}"
         return f'=IF(OR({r}="",{s}=""),0,IF({r}<=0,0,IF(MOD({r},{s})<>0,0,{body})))'
 
     # --- 移動タイプ・地形適応 -----------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from pathlib import PurePath
-from typing import Any, Iterable
+from typing import Any
 
 from ..core.findings import Finding
 from .house import HouseRules
@@ -35,12 +35,8 @@ def looks_like_a_copy(path: str) -> bool:
     return bool(COPY_NAME.search(PurePath(path).stem))
 
 
-def _indexed(files: list[AuditedFile]) -> Iterable[tuple[int, AuditedFile, AuditMember]]:
-    i = 0
-    for audited in files:
-        for m in audited.members:
-            yield i, audited, m
-            i += 1
+def _indexed(files: list[AuditedFile]) -> list[tuple[int, AuditedFile, AuditMember]]:
+    return [(i, a, m) for i, (a, m) in enumerate((a, m) for a in files for m in a.members)]
 
 
 def _originals_first(files: list[AuditedFile]) -> list[tuple[int, AuditedFile, AuditMember]]:

@@ -23,7 +23,7 @@ from ..legacy.profile import Profile
 from ..legacy.sources import ImportRecord, read_import
 from ..imports.roster import who
 from ..batch.checking import crashed
-from ..batch.pool import Limits, Task, run_in_workers
+from ..batch.pool import Limits, Task, in_input_order, run_in_workers
 from .duplicates import duplicate_findings, duplicate_groups
 from .house import Approval, HouseRules, sheet_approvals
 from .party import party_figure, party_views
@@ -37,11 +37,9 @@ def audit_file(path: Path, options: Mapping[str, str], context: Mapping[str, Any
     """One file read and checked, every character or unit in it; never raises for what it holds."""
     digest = file_digest(path)  # a regular file only: a FIFO is never waited on (issue 33)
     members: list[AuditMember] = []
-    pairs: list[tuple[Source, ImportRecord | None]]
-    if path.suffix.lower() in WORKBOOK_SUFFIXES:
-        pairs = [(s, r) for s, r in read_import(path, None, profile, scan_first=scan_first)]
-    else:
-        pairs = [(read_source(path, scan_first=scan_first), None)]
+    pairs: list[tuple[Source, ImportRecord | None]] = (
+        list(read_import(path, None, profile, scan_first=scan_first)) if path.suffix.lower() in WORKBOOK_SUFFIXES
+        else [(read_source(path, scan_first=scan_first), None)])
     for source, record in pairs:
         report = check_source(source, options, context)
         if drift and report.origin.kind == "workbook" and report.document is not None:
@@ -77,20 +75,16 @@ def audit_paths(paths: Iterable[str | Path], *, house: HouseRules | None = None,
     files = expand_paths(paths, AUDIT_SUFFIXES)
     chosen = {**house.rules, **(options or {})}
     context = {k: v for k, v in (context or {}).items() if v is not None}
-    got: dict[int, AuditedFile] = {}
     audited: list[AuditedFile] = []
 
-    def done(index: int, result: AuditedFile) -> None:
-        got[index] = result
-        while len(audited) in got:
-            item = got.pop(len(audited))
-            audited.append(item)
-            if on_file is not None:
-                on_file(item)
+    def hand_on(item: AuditedFile) -> None:
+        audited.append(item)
+        if on_file is not None:
+            on_file(item)
 
     task = Task(partial(audit_file, options=chosen, context=context, profile=profile), _crashed)
     if files:
-        run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))), limits or Limits(), done,
+        run_in_workers(files, list(range(len(files))), task, jobs, limits or Limits(), in_input_order(hand_on),
                        isolate=isolate)
     return finish(audited, house, chosen)
 

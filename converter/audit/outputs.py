@@ -66,7 +66,7 @@ def check_report_names(outputs: Iterable[str | Path], inputs: Inputs | None = No
             raise OutputError(f"{p}: a report's name must end in .html, .xlsx or .json",
                               "OUTPUT_REPORT_KIND", path=str(p))
         if inputs is not None:
-            _refuse(p, inputs, force)
+            inputs.refuse(p, force)
         out.append(p)
     return out
 
@@ -86,13 +86,6 @@ def refuse_twice(targets: Sequence[Path]) -> None:
             raise OutputError(f"{target}: named twice as an output (the same file as {seen[key]})",
                               "OUTPUT_TWICE", file=str(target), other=str(seen[key]))
         seen[key] = target
-
-
-def _refuse(target: Path, inputs: Inputs, force: bool) -> None:
-    inputs.refuse(target)
-    if target.exists() and not force:
-        raise OutputError(f"{target}: already exists (use --force to replace it)", "OUTPUT_EXISTS",
-                          file=str(target))
 
 
 def annotated_name(path: str | Path, root: Path, folder: Path) -> Path:
@@ -119,7 +112,7 @@ def copy_targets(paths: Sequence[Path], folder: Path, inputs: Inputs, force: boo
     root = Path(os.path.commonpath([str(p.resolve().parent) for p in workbooks]))
     targets = {str(p): annotated_name(p, root, folder) for p in workbooks}
     for target in targets.values():
-        _refuse(target, inputs, force)
+        inputs.refuse(target, force)
     return targets
 
 
@@ -146,7 +139,7 @@ def write_annotated(report: AuditReport, targets: dict[str, Path], lang: str = "
 
     task = Task(partial(_annotate_one, plan=plan, lang=lang, force=force), _annotation_crashed)
     paths = [Path(f.path) for f in workbooks]
-    run_in_workers(paths, list(range(len(paths))), task, max(1, min(jobs, len(paths))), Limits(), done,
+    run_in_workers(paths, list(range(len(paths))), task, jobs, Limits(), done,
                    isolate=isolate)
     return [Path(f.annotated) for f in workbooks if f.annotated is not None]
 

@@ -102,10 +102,8 @@ def _found(pattern: str, text: str, flags: int = 0) -> re.Match[str]:
 
 
 def _prefix(root_tag: str, namespace: str) -> str | None:
-    for name, value in attributes(root_tag).items():
-        if name.startswith("xmlns:") and value == namespace:
-            return name[6:]
-    return None
+    return next((name[6:] for name, value in attributes(root_tag).items()
+                 if name.startswith("xmlns:") and value == namespace), None)
 
 
 def _rel_id(root_tag: str, rid: str) -> str:

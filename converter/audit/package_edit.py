@@ -72,11 +72,6 @@ def relationships_part(part: str) -> str:
     return posixpath.join(folder, "_rels", f"{name}.rels")
 
 
-def relative_target(source: str, target: str) -> str:
-    """``target`` (a package path) as a relationship's Target from ``source``'s folder."""
-    return posixpath.relpath(target, posixpath.dirname(source) or ".")
-
-
 class PackageEdit:
     """A package's parts as text, changed, added and removed; :meth:`to_bytes` writes the zip."""
 
@@ -221,7 +216,7 @@ class PackageEdit:
             n += 1
         rid = f"rId{n}"
         element = (f'<Relationship Id="{rid}" Type="{kind}" '
-                   f'Target="{escape(relative_target(source, target), True)}"/>')
+                   f'Target="{escape(posixpath.relpath(target, posixpath.dirname(source) or "."), True)}"/>')
         if not self.exists(rels):
             self.add(rels, '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
                            f'<Relationships xmlns="{PACKAGE_REL_NS}">{element}</Relationships>')

@@ -9,6 +9,7 @@ from typing import Any
 from ..check import CheckReport, FileReport
 from ..core.findings import Finding, Severity
 from ..core.source import UNREADABLE
+from ..imports.roster import roster_frame
 from ..legacy.sources import ImportRecord
 from .house import HouseRules
 
@@ -110,12 +111,7 @@ class AuditReport:
 
     def roster_frame(self):
         """The roster as a pandas DataFrame (the xlsx and HTML reports' table)."""
-        import pandas
-
-        frame = pandas.DataFrame(self.roster(), columns=list(ROSTER_COLUMNS))
-        for column in ("computed", "declared", "budget"):
-            frame[column] = frame[column].astype("Int64")
-        return frame
+        return roster_frame(self.roster(), ROSTER_COLUMNS)
 
     def to_dict(self, lang: str = "ja") -> dict[str, Any]:
         files = []

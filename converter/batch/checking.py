@@ -64,7 +64,7 @@ def check_files(paths: Iterable[str | Path], options: Mapping[str, str] | None =
 
     if isolated:
         task = Task(partial(check_one, options=options, context=context), crashed)
-        run_in_workers(files, isolated, task, max(1, min(jobs, len(isolated))), limits or Limits(), done,
+        run_in_workers(files, isolated, task, jobs, limits or Limits(), done,
                        first_local=in_process, local=local)
     else:
         for i in in_process:

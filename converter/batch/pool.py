@@ -193,8 +193,6 @@ def run_here(task: Task, path: Path) -> Any:
 
 
 def _death(exitcode: int | None) -> str:
-    import signal
-
     if exitcode is not None and exitcode < 0:
         try:
             return signal.Signals(-exitcode).name

@@ -104,8 +104,3 @@ def nearest(ptr: str, places: Mapping[str, str]) -> str:
             return found
         p = parent(p)
     return places.get("", "")
-
-
-def sort_key(ptr: str) -> tuple:
-    """Document order: numeric parts as numbers (``/w/2`` before ``/w/10``)."""
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parse(ptr))

@@ -7,14 +7,14 @@ its cell. A table's rows given alone (a weapon's row of fields) are read the sam
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..io.xlsx_package import Area
 from ..sheets.cells import CellReader, NamedCells
-from ..sheets.layout import Table, defined_name
+from ..sheets.layout import defined_name
 from ..sheets.reader import SheetRead, read_named, read_table
 from ..sheets.system_sheet import system_sheet
 from . import values
@@ -181,11 +181,4 @@ def table_rows(system: str, table_id: str, value: Any) -> list[Any]:
              for j, c in enumerate(inputs)}
     named = GridCells(names, {sheet: rows}, _text_names(system))
     rd = CellReader(named, system_sheet(system).lists())
-    return read_table(rd, _detached(table, len(rows)), keep_blank=True)
-
-
-def _detached(table: Table, rows: int) -> Table:
-    """``table`` read from a range of its own (the header's place plays no part)."""
-    from dataclasses import replace
-
-    return replace(table, rows=rows)
+    return read_table(rd, replace(table, rows=len(rows)), keep_blank=True)  # the header's place plays no part

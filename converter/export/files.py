@@ -61,10 +61,8 @@ def export_paths(paths: Iterable[str | Path], context: Mapping[str, Any] | None 
                          paths=[str(p) for p in paths])
     out: list[Exported] = []
     for path in files:
-        if path.suffix.lower() in SUFFIXES:
-            sources = [s for s, _ in read_import(path, profile=profile)]
-        else:
-            sources = [read_source(path)]
+        sources = ([s for s, _ in read_import(path, profile=profile)] if path.suffix.lower() in SUFFIXES
+                   else [read_source(path)])
         for source in sources:
             report = check_source(source, None, context)
             if report.evaluation is None or report.system not in PER_ITEM or report.document is None:

@@ -231,10 +231,8 @@ def import_report_schema_text() -> str:
 def import_one(path: Path, system: str | None, options: Mapping[str, str],
                profile: Profile | None = None, *, scan_first: bool = True) -> list[Entry]:
     """Every character or unit in one workbook, read and checked; never raises for what it holds."""
-    out = []
-    for source, record in read_import(path, system, profile, scan_first=scan_first):
-        out.append(Entry(check_source(source, options, {}), record))
-    return out
+    return [Entry(check_source(source, options, {}), record)
+            for source, record in read_import(path, system, profile, scan_first=scan_first)]
 
 
 def _crashed(path: Path, reason: str) -> list[Entry]:
@@ -255,23 +253,18 @@ class Prepared:
     template: bytes | None = None  # our template of its system, filled
 
 
-@dataclass(frozen=True)
-class _Plan:
-    """What a worker prepares of each entry."""
-
-    write: bool = False  # the document (an output folder was given)
-    templates: bool = False
-
-
-def _prepare(entries: list[Entry], plan: _Plan) -> list[Prepared]:
+def _import_prepared(path: Path, system: str | None, options: Mapping[str, str], profile: Profile | None,
+                     write: bool = False, templates: bool = False, *, scan_first: bool = True) -> list[Prepared]:
+    """A worker's import of one workbook: its entries, their outputs prepared (with ``write``,
+    an output folder was given: the document; with ``templates`` too, the filled template)."""
     out = []
-    for entry in entries:
+    for entry in import_one(path, system, options, profile, scan_first=scan_first):
         got = Prepared(entry)
         doc = entry.report.document
-        if plan.write and entry.imported and doc is not None:
+        if write and entry.imported and doc is not None:
             got.stem = document_name(doc, f"{Path(entry.record.file).stem}-{entry.record.sheet or ''}")
             got.document = utf8(dump_document(doc))
-            if plan.templates and doc.get("system"):
+            if templates and doc.get("system"):
                 from ..sheets import sheet_bytes
 
                 got.template = sheet_bytes(doc)
@@ -279,14 +272,8 @@ def _prepare(entries: list[Entry], plan: _Plan) -> list[Prepared]:
     return out
 
 
-def _import_prepared(path: Path, system: str | None, options: Mapping[str, str], profile: Profile | None,
-                     plan: _Plan, *, scan_first: bool = True) -> list[Prepared]:
-    """A worker's import of one workbook: its entries, their outputs prepared."""
-    return _prepare(import_one(path, system, options, profile, scan_first=scan_first), plan)
-
-
-def _crashed_prepared(path: Path, reason: str, plan: _Plan) -> list[Prepared]:
-    return _prepare(_crashed(path, reason), plan)
+def _crashed_prepared(path: Path, reason: str) -> list[Prepared]:
+    return [Prepared(entry) for entry in _crashed(path, reason)]  # nothing to write
 
 
 def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, *, system: str | None = None,
@@ -316,7 +303,6 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
     if on_found is not None:
         on_found(len(files))
     options = dict(options or {})
-    plan = _Plan(write=out is not None, templates=templates)
     taken: set[str] = set()
     entries: list[Imported] = []
     members: list[tuple[int, FileReport]] = []  # (entry, what the set checks read of it)
@@ -345,11 +331,10 @@ def import_files(paths: Iterable[str | Path], outdir: str | Path | None = None, 
                 members.append((len(entries), member))
             entries.append(Imported.of(got.entry))
 
-    task = Task(partial(_import_prepared, system=system, options=options, profile=profile, plan=plan),
-                partial(_crashed_prepared, plan=plan))
+    task = Task(partial(_import_prepared, system=system, options=options, profile=profile, write=out is not None,
+                        templates=templates), _crashed_prepared)
     if files:
-        run_in_workers(files, list(range(len(files))), task, max(1, min(jobs, len(files))),
-                       limits or Limits(), in_input_order(hand_on))
+        run_in_workers(files, list(range(len(files))), task, jobs, limits or Limits(), in_input_order(hand_on))
     check = CheckReport([member for _, member in members], options=options)
     run_set_checks(check)
     for i, member in members:
@@ -369,13 +354,11 @@ def _in_use(targets: list[Path], inputs: Inputs, force: bool) -> bool:
     halfway (the report and roster are refused before any work: :func:`refuse_outputs`)."""
     from ..core.errors import OutputError
 
-    for target in targets:
-        try:
-            inputs.refuse(target)
-        except OutputError:
-            return True
-        if not force and (target.exists() or target.is_symlink()):
-            return True
+    try:
+        for target in targets:
+            inputs.refuse(target, force)
+    except OutputError:
+        return True
     return False
 
 
@@ -387,14 +370,8 @@ def refuse_outputs(out: Path, inputs: Inputs, force: bool) -> None:
     """An OutputError before any workbook is read for an output every run writes that is an
     input or (without ``force``) exists already: an earlier import's folder is refused, not
     filled with documents beside an old roster."""
-    from ..core.errors import OutputError
-
     for name in FIXED_OUTPUTS:
-        target = out / name
-        inputs.refuse(target)
-        if not force and (target.exists() or target.is_symlink()):
-            raise OutputError(f"{target}: already exists (use --force to replace it)", "OUTPUT_EXISTS",
-                              file=str(target))
+        inputs.refuse(out / name, force)
 
 
 def earlier_output(path: Path) -> bool:

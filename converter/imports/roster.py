@@ -42,11 +42,12 @@ def who(doc: Mapping[str, Any], system: str | None) -> tuple[Any, Any]:
     return name, player
 
 
-def roster_frame(rows: Iterable[tuple[Any, ...]]) -> "pandas.DataFrame":
-    """Rows (``roster_row``) as a DataFrame of COLUMNS, a missing total missing (not NaN)."""
+def roster_frame(rows: Iterable[Any], columns: Sequence[str] = COLUMNS) -> "pandas.DataFrame":
+    """Rows (``roster_row``, or the audit's) as a DataFrame of ``columns``, a missing total
+    missing (not NaN)."""
     import pandas
 
-    frame = pandas.DataFrame(list(rows), columns=list(COLUMNS))
+    frame = pandas.DataFrame(list(rows), columns=list(columns))
     for column in ("computed", "declared", "budget"):
         frame[column] = frame[column].astype("Int64")  # a missing total stays missing, not NaN float
     return frame

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .files import MAX_SETTINGS_BYTES, read_input_text
+from .files import MAX_SETTINGS_BYTES, read_input
 
 
 def load_skill_list(path: str | Path) -> list:
@@ -15,4 +15,4 @@ def load_skill_list(path: str | Path) -> list:
     from ..rules.pp.skills import SkillListError, parse_skill_list
 
     p = Path(path)
-    return parse_skill_list(read_input_text(p, SkillListError, MAX_SETTINGS_BYTES), str(p), p.suffix)
+    return parse_skill_list(read_input(p, SkillListError, MAX_SETTINGS_BYTES)[0], str(p), p.suffix)

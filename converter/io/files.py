@@ -58,16 +58,12 @@ def open_regular(path: str | Path, error: type[InputError] = InputError) -> io.B
         raise
 
 
+_SPECIAL_KINDS = ((stat.S_ISFIFO, "FIFO (named pipe)"), (stat.S_ISCHR, "character device"),
+                  (stat.S_ISBLK, "block device"), (stat.S_ISSOCK, "socket"))
+
+
 def _special_kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "FIFO (named pipe)"
-    if stat.S_ISCHR(mode):
-        return "character device"
-    if stat.S_ISBLK(mode):
-        return "block device"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    return "special file"
+    return next((kind for test, kind in _SPECIAL_KINDS if test(mode)), "special file")
 
 
 def read_limited(path: str | Path, limit: int = MAX_DOCUMENT_BYTES,
@@ -109,12 +105,6 @@ def file_digest(path: str | Path) -> str | None:
             return hashlib.file_digest(fh, "sha256").hexdigest()
     except (InputError, OSError):
         return None
-
-
-def read_input_text(path: str | Path, error: type[InputError] = InputError,
-                    limit: int = MAX_DOCUMENT_BYTES) -> str:
-    """The text of an input file; ``error`` naming the file if unreadable (see read_input)."""
-    return read_input(path, error, limit)[0]
 
 
 def read_input(path: str | Path, error: type[InputError] = InputError,
@@ -218,7 +208,7 @@ def load_toml(path: str | Path, invalid: Callable[[str, str], InputError],
     nesting too deep for the parser included (never a RecursionError)."""
     import tomllib
 
-    text = read_input_text(path, InputError, limit)
+    text = read_input(path, InputError, limit)[0]
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -230,7 +220,7 @@ def load_toml(path: str | Path, invalid: Callable[[str, str], InputError],
 def load_json_document(path: str | Path) -> dict[str, Any]:
     """A document read from a JSON file; InputError (exit 2) naming the file if it cannot be."""
     p = Path(path)
-    return parse_json_document(read_input_text(p), shown_name(p))
+    return parse_json_document(read_input(p)[0], shown_name(p))
 
 
 class _RefusedError(Exception):
@@ -345,9 +335,9 @@ class Inputs:
                 self._by_id.setdefault((st.st_dev, st.st_ino), len(self._paths))
             self._paths.append(str(raw))
 
-    def refuse(self, output: str | Path) -> None:
+    def refuse(self, output: str | Path, force: bool = True) -> None:
         """OutputError when ``output`` is one of the inputs (the same file by any path or link),
-        naming the first such input."""
+        naming the first such input, or (without ``force``) when a file (or link) has its name."""
         out = Path(output)
         hits = [self._by_path.get(str(out.resolve()))]
         try:
@@ -361,6 +351,8 @@ class Inputs:
             src = Path(self._paths[min(found)])
             raise OutputError(f"{out}: is the input {src}; inputs are never replaced (choose another -o)",
                               "OUTPUT_IS_INPUT", file=str(out), input=str(src))
+        if not force and (out.exists() or out.is_symlink()):
+            raise OutputError(f"{out}: already exists (use --force to replace it)", "OUTPUT_EXISTS", file=str(out))
 
 
 def refuse_inputs(output: str | Path, inputs: Iterable[str | Path]) -> None:
@@ -385,9 +377,7 @@ def write_atomic(path: str | Path, data: Payload, force: bool = False,
     earlier run are removed first. Text is written as UTF-8; a lone surrogate (a file name's
     byte not in UTF-8, a ``"\\ud800"`` read from JSON) as its escape ``\\udc83``, never an abort."""
     p = Path(path)
-    (inputs if isinstance(inputs, Inputs) else Inputs(inputs)).refuse(p)
-    if p.exists() and not force:
-        raise OutputError(f"{p}: already exists (use --force to replace it)", "OUTPUT_EXISTS", file=str(p))
+    (inputs if isinstance(inputs, Inputs) else Inputs(inputs)).refuse(p, force)
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

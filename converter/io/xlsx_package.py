@@ -378,7 +378,6 @@ def parse_xml(data: bytes, p: Path, part: str, start: Callable[[str, dict[str, s
 
 _SHEET = re.compile(r"<(?:\w+:)?sheet\s([^>]*?)/?>")
 _DEFINED_NAME = re.compile(r"<(?:\w+:)?definedName\s([^>]*?)(?:/>|>(.*?)</(?:\w+:)?definedName>)", re.S)
-_NAME_ATTRIBUTE = re.compile(r"(?:^|\s)name\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 _ATTRIBUTE = re.compile(r"([\w:]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 
 
@@ -389,18 +388,6 @@ def _text(text: str) -> str:
 
 def _attributes(raw: str) -> dict[str, str]:
     return {k: _text(a if a else b) for k, a, b in _ATTRIBUTE.findall(raw)}
-
-
-def _name_of(attributes: str) -> str | None:
-    """The ``name`` attribute (most writers put it first: a fast path for that)."""
-    if attributes.startswith('name="'):
-        end = attributes.find('"', 6)
-        if end > 0:
-            return _text(attributes[6:end])
-    found = _NAME_ATTRIBUTE.search(attributes)
-    if found is None:
-        return None
-    return _text(found.group(1) if found.group(1) is not None else found.group(2))
 
 
 def _workbook(zf: zipfile.ZipFile, p: Path) -> tuple[dict[str, str], dict[str, Area], dict[str, str]]:
@@ -458,7 +445,7 @@ def _workbook_part(data: bytes) -> tuple[tuple[tuple[str, str | None], ...], dic
     for count, (attributes, body) in enumerate(_DEFINED_NAME.findall(text)):
         if count >= MAX_NAMES:
             raise _TooManyNames()
-        name = _name_of(attributes)
+        name = _attributes(attributes).get("name")
         if name is None or "localSheetId" in attributes:  # a sheet's own name (print areas): not ours
             continue
         ref = _text(body).strip()

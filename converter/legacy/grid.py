@@ -47,10 +47,7 @@ class Grid:
 
     def merge_end(self, row: int, col: int) -> int:
         """The last column of the merged range starting at (row, col), or col itself."""
-        for top, left, _bottom, right in self.merged:
-            if top == row and left == col:
-                return right
-        return col
+        return next((right for top, left, _, right in self.merged if (top, left) == (row, col)), col)
 
     def next_row(self, row: int) -> int:
         """The row under ``row`` as the sheet shows it: hidden rows passed over."""
@@ -62,10 +59,7 @@ class Grid:
         return nxt
 
     def merge_bottom(self, row: int, col: int) -> int:
-        for top, left, bottom, _right in self.merged:
-            if top == row and left == col:
-                return bottom
-        return row
+        return next((bottom for top, left, bottom, _ in self.merged if (top, left) == (row, col)), row)
 
 
 def address(row: int, col: int) -> str:

@@ -62,9 +62,8 @@ def load_profile(path: str | Path) -> Profile:
     sheets = raw.get("sheets", [])
     if not isinstance(sheets, list) or not all(isinstance(s, str) for s in sheets):
         raise _invalid(p, "sheets", "a list of sheet name patterns")
-    cells = {}
-    for pointer, ref in _table(p, raw, "cells").items():
-        cells[_pointer(p, "cells", pointer)] = _cell(p, f"cells.{pointer}", ref)
+    cells = {_pointer(p, "cells", pointer): _cell(p, f"cells.{pointer}", ref)
+             for pointer, ref in _table(p, raw, "cells").items()}
     labels = {}
     for pointer, names in _table(p, raw, "labels").items():
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):

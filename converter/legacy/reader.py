@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..core.findings import Finding
-from ..core.pointers import put
+from ..core.pointers import get, put
 from ..io.xlsx_package import column_index
 from . import notation
 from .grid import Grid, address
@@ -211,7 +211,7 @@ class _SheetRead:
             cells = {a: rc for a, rc in other.cell_of.items() if a == pointer or a.startswith(pointer + "/")}
             if not any(rc in self.grid.hidden for rc in cells.values()):
                 continue
-            value = _resolve(other.doc, pointer)
+            value = get(other.doc, pointer)
             if value is None:
                 continue
             put(self.doc, pointer, value)
@@ -566,15 +566,6 @@ def _row_of(a1: str) -> int:
 def _col_of(a1: str) -> int:
     """The zero-based column of an A1 address."""
     return column_index(a1.rstrip("0123456789"))
-
-
-def _resolve(doc: Any, pointer: str) -> Any:
-    node = doc
-    for part in pointer.strip("/").split("/"):
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
 
 
 def _glued_or_level(text: str) -> tuple[str, int] | None:

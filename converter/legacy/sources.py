@@ -101,15 +101,13 @@ def read_import(path: str | Path, system: str | None = None, profile: Profile | 
                 found.extend((got, scores) for got in read_grid(grid, main, share))
     if not found:
         grid, scores = skipped[0]
+        ranked = ", ".join(f"{k} {v:g}" for k, v in sorted(scores.items(), key=lambda kv: -kv[1]))
         return [(unreadable(f"{p}#{grid.sheet}", "no system", "legacy",
-                            Finding("LEGACY_NO_SYSTEM", "", {"sheet": grid.sheet, "scores": _scores(scores)})),
+                            Finding("LEGACY_NO_SYSTEM", "", {"sheet": grid.sheet, "scores": ranked})),
                  ImportRecord(str(p), grid.sheet, scores=scores))]
-    out = []
     origin = Origin("legacy", profile=profile.name if profile is not None else LABELS)
-    for k, (got, scores) in enumerate(found):
-        out.append(_source(p, got, scores, system is None, skipped if k == 0 else [], origin,
-                           outside if k == 0 else []))
-    return out
+    return [_source(p, got, scores, system is None, skipped if k == 0 else [], origin, outside if k == 0 else [])
+            for k, (got, scores) in enumerate(found)]
 
 
 def _source(p: Path, got: Imported, scores: dict[str, float], detected: bool,
@@ -173,10 +171,6 @@ def _against_labels(read: list[Imported], grid: Grid, system: str, systems: list
         for got in read:
             got.findings.insert(0, Finding("LEGACY_SYSTEM_OVERRIDDEN", "/system",
                                            {"sheet": grid.sheet, "given": system, "detected": seen.system}))
-
-
-def _scores(scores: dict[str, float]) -> str:
-    return ", ".join(f"{k} {v:g}" for k, v in sorted(scores.items(), key=lambda kv: -kv[1]))
 
 
 def _cell_order(a1: str) -> tuple[int, int, str]:

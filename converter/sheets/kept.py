@@ -309,11 +309,8 @@ _Holding = list[tuple[dict[str, Any], bool]]  # each entry, and whether the shee
 
 def _restore_sets(doc: dict[str, Any], holding: _Holding) -> list[dict[str, Any]]:
     """Apply each set entry that holds; the written value of one that does not is left over."""
-    left = []
-    for e, ok in holding:
-        if e["op"] == "set" and not (ok and _apply_set(doc, e)) and "was" in e:
-            left.append({"at": e["at"], "was": e["was"]})
-    return left
+    return [{"at": e["at"], "was": e["was"]} for e, ok in holding
+            if e["op"] == "set" and not (ok and _apply_set(doc, e)) and "was" in e]
 
 
 def _restore_lists(doc: dict[str, Any], holding: _Holding) -> list[dict[str, Any]]:

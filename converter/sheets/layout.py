@@ -160,12 +160,10 @@ def load_layout(system: str) -> Layout:
         raise RuleTableError(f"no sheet layout for system {system!r}") from exc
     raw = tomllib.loads(text)
 
-    def mk_field(f: dict[str, Any]) -> Field:
-        return Field(f["pointer"], f["label"], f["cell"], f["kind"], f.get("list"), f.get("default"),
-                     f.get("min"), f.get("max"), tuple(f.get("synonyms", ())), f.get("sheet"),
-                     f.get("since", 1))
-
-    fields = tuple(mk_field(f) for f in raw.get("fields", []) + raw.get("transformation_fields", []))
+    fields = tuple(Field(f["pointer"], f["label"], f["cell"], f["kind"], f.get("list"), f.get("default"),
+                         f.get("min"), f.get("max"), tuple(f.get("synonyms", ())), f.get("sheet"),
+                         f.get("since", 1))
+                   for f in raw.get("fields", []) + raw.get("transformation_fields", []))
     tables = tuple(Table(t["id"], t["pointer"], t["label"], t["sheet"], t["header_row"], t["first_col"],
                          t["rows"], tuple(Column(**c) for c in t["columns"]), system_prefix=system,
                          since=t.get("since", 1))

@@ -94,9 +94,9 @@ def test_a_worker_never_imports_pandas() -> None:
     """What a worker runs on a workbook (read, check, its outputs prepared) leaves pandas
     unimported: only the parent builds the roster."""
     code = ("import sys; from pathlib import Path\n"
-            "from converter.imports.importer import _Plan, _import_prepared\n"
+            "from converter.imports.importer import _import_prepared\n"
             f"got = _import_prepared(Path({str(LEGACY / 'pp-side-by-side.xlsx')!r}), None, {{}}, None,"
-            " _Plan(write=True, templates=True))\n"
+            " write=True, templates=True)\n"
             "assert len(got) == 2 and got[0].document and got[0].template\n"
             "print('pandas' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)

@@ -175,10 +175,8 @@ class Catalog:
         if not isinstance(name, str):
             return None
         key = name_key(name)
-        for i, row in self.rows(table):
-            if isinstance(row.get("name"), str) and name_key(row["name"]) == key:
-                return pointer(table, i), row
-        return None
+        return next(((pointer(table, i), row) for i, row in self.rows(table)
+                     if isinstance(row.get("name"), str) and name_key(row["name"]) == key), None)
 
 
 def missing_table(table: str, where: str = "") -> Finding:

@@ -87,14 +87,9 @@ class MailgearTables:
         self.custom_mark: str = raw["custom"]["rank_mark"]
         self.custom_count: int = raw["custom"]["boosts"]
         self.catalog_tables: dict[str, dict[str, str]] = dict(raw["catalog_tables"])
-        self._skill_names: dict[str, str] = {}
-        for sid, spec in raw["skills"].items():
-            for name in [sid, spec["label"], *spec.get("synonyms", [])]:
-                self._skill_names[name_key(name)] = sid
-        self._stat_names: dict[str, str] = {}
-        for sid, spec in raw["stats"].items():
-            for name in [sid, spec["label"], *spec.get("synonyms", [])]:
-                self._stat_names[name_key(name)] = sid
+        self._skill_names, self._stat_names = ({name_key(name): sid for sid, spec in raw[kind].items()
+                                                for name in [sid, spec["label"], *spec.get("synonyms", [])]}
+                                               for kind in ("skills", "stats"))
 
     def skill_id(self, name: Any) -> str | None:
         """The skill a sheet means by ``name`` (id, label or synonym), or None."""

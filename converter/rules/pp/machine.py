@@ -124,10 +124,9 @@ def _spelling(table: str, value: Any, t: PpTables) -> str | None:
     if not isinstance(value, str):
         return None
     key = name_key(value)
-    for row in t.raw[table]:
-        if key in {name_key(row["id"]), name_key(row["label"]), *map(name_key, row.get("synonyms", ()))}:
-            return row["id"]
-    return None
+    return next((row["id"] for row in t.raw[table]
+                 if key in {name_key(row["id"]), name_key(row["label"]), *map(name_key, row.get("synonyms", ()))}),
+                None)
 
 
 # --- 回避修正: two figures the seed defines as sums ------------------------------------------------

@@ -155,10 +155,8 @@ def attribute_id(value: str, t: PpTables | None = None) -> str | None:
     """An attribute id from its id, label or synonym (体, 【肉体】, body); None if none."""
     t = t or tables()
     key = name_key(value)
-    for a in t.attributes.values():
-        if key in {a.id, name_key(a.label), *map(name_key, a.synonyms)}:
-            return a.id
-    return None
+    return next((a.id for a in t.attributes.values()
+                 if key in {a.id, name_key(a.label), *map(name_key, a.synonyms)}), None)
 
 
 def parse_entry(raw: Any, source: str) -> SkillDef:

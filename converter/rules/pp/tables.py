@@ -56,10 +56,8 @@ class Field:
 
     def sum_of(self, part: str) -> tuple[str, ...]:
         """The fields whose sum the figure ``part`` is (empty: a figure of its own)."""
-        for (pid, _, _), terms in zip(self.parts, self.parts_sum, strict=True):
-            if pid == part:
-                return terms
-        return ()
+        return next((terms for (pid, _, _), terms in zip(self.parts, self.parts_sum, strict=True)
+                     if pid == part), ())
 
 
 @dataclass(frozen=True)

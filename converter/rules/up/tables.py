@@ -66,10 +66,7 @@ class UpTables:
 
     def usage_row(self, kind: str, amount: int) -> dict[str, Any] | None:
         """The 使用回数 row for ``ＥＮ amount`` or ``弾数 amount``, if the table has it."""
-        for row in self.raw["usage"]["rows"]:
-            if row.get(kind) == amount:
-                return row
-        return None
+        return next((row for row in self.raw["usage"]["rows"] if row.get(kind) == amount), None)
 
     def usage_amounts(self, kind: str) -> list[int]:
         return [row[kind] for row in self.raw["usage"]["rows"] if kind in row]

@@ -133,10 +133,8 @@ def options_from_rows(rows: list[dict[str, Any]], further: list[dict[str, Any]]
     orphans: dict[str, int] = {}
     for x, r in enumerate(further):
         k = _name_key(r.get("name"))
-        if k in first:
-            p = first[k]
-        else:  # a name no option row has: an option of its own (one per name)
-            p = orphans.setdefault(k, len(rows) + len(orphans))
+        # a name no option row has: an option of its own (one per name)
+        p = first[k] if k in first else orphans.setdefault(k, len(rows) + len(orphans))
         groups.setdefault(p, []).append(x)
     places: list[list[tuple[int, int]]] = [[] for _ in further]
     out = []

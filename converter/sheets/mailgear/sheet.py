@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 from functools import cached_property
 from collections.abc import Mapping
 from typing import Any
@@ -469,11 +470,7 @@ class _Cached:
     def catalog_uses(self) -> dict[str, int]:
         """Catalog name key → the counted options taking their effects from the catalog under it
         (the equipment's カタログ追加効果 cells; the catalog sheet's このシートで)."""
-        out: dict[str, int] = {}
-        for it in self.items:
-            if it["cat_key"]:
-                out[it["cat_key"]] = out.get(it["cat_key"], 0) + 1
-        return out
+        return dict(Counter(it["cat_key"] for it in self.items if it["cat_key"]))
 
     # --- pilot and gear scalars ------------------------------------------------------------------
     def scalar(self, name: str) -> Any:
@@ -506,10 +503,8 @@ class _Cached:
     def _model_row(self, gear: Mapping[str, Any]) -> Any:
         rank = gear.get("rank")
         want = f"{excel_key(gear.get('model'))}|{str(rank or '').replace(self.t.custom_mark, '')}".upper()
-        for p, row in enumerate(self.cat_rows["model_stats"]):
-            if f"{excel_key(row.get('model'))}|{row.get('rank') or ''}".upper() == want:
-                return p + 1
-        return ""
+        return next((p + 1 for p, row in enumerate(self.cat_rows["model_stats"])
+                     if f"{excel_key(row.get('model'))}|{row.get('rank') or ''}".upper() == want), "")
 
     # --- 性能 and 専用機 -------------------------------------------------------------------------
     def stat(self, sid: str, col: str) -> Any:
@@ -603,10 +598,7 @@ class _Cached:
     # --- 装備 ---------------------------------------------------------------------------------
     def _catalog_row(self, table: str, key: str) -> int | None:
         """The row (1 = the first) of the catalog's ``table`` whose name has ``key``."""
-        for p, row in enumerate(self.cat_rows[table]):
-            if excel_key(row.get("name")) == key:
-                return p + 1
-        return None
+        return next((p + 1 for p, row in enumerate(self.cat_rows[table]) if excel_key(row.get("name")) == key), None)
 
     def _item(self, i: int, row: Mapping[str, Any]) -> dict[str, Any]:
         """The helper cells of one equipment row, as their formulas compute them."""

@@ -140,15 +140,12 @@ class PpFormulas:
         return (f'=IF({name}="","",IF(AND({c("name")}<>"",{self.level_ok(c("level"))},{is_whole(lv)}),'
                 f'IF({lv}>{base},{_ladder("rules.specialization.per", lv, base)},0),0))')
 
-    def _skill_label(self, skill_id: str) -> str:
-        return next(s["label"] for s in self.t.seed_skills if s["id"] == skill_id)
-
     def skill_counted_level(self, table: Table, i: int, skill_id: str) -> str:
         """The level this row gives the seed skill ``skill_id`` (its name resolved to the skill,
         a level the engine reads: blank is 0, else a whole number ≥ 0), blank when none."""
         c = self._row(table, i)
         lv = c("level")
-        return (f'=IF({c("label")}="{self._skill_label(skill_id)}",'
+        return (f'=IF({c("label")}="{next(s["label"] for s in self.t.seed_skills if s["id"] == skill_id)}",'
                 f'IF({self.level_ok(lv)},{self._level(lv)},""),"")')
 
     def skill_level_of(self, skill_id: str) -> str:

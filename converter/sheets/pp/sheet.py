@@ -113,7 +113,7 @@ class PpSheet(SystemSheet):
     def finish(self, writer, ws) -> None:
         f = PpFormulas(self.layout)
         # PP_COMBAT_BOOST_BELOW_START
-        r, c = parse_a1(self._field_cell("/combat_boost"))
+        r, c = parse_a1(next(x.cell for x in self.layout.fields if x.pointer == "/combat_boost"))
         cb = a1(r, c, True)
         _red(writer, ws, r, c, r, f"AND(ISNUMBER({cb}),{cb}<rules.combat_boost.start)")
         # PP_OVER_BUDGET, PP_TOTAL_MISMATCH: on the total, as the up sheet does
@@ -139,9 +139,6 @@ class PpSheet(SystemSheet):
             r, c = parse_a1(shown.cell)
             ref = a1(r, c, True)
             _red(writer, mws, r, c, r, f"AND(ISNUMBER({ref}),{ref}<{spec.minimum})")
-
-    def _field_cell(self, pointer_: str) -> str:
-        return next(x.cell for x in self.layout.fields if x.pointer == pointer_)
 
     @staticmethod
     def slots(table: Table) -> int:

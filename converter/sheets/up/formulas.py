@@ -67,10 +67,7 @@ class UpFormulas:
     def stat_cost(self, stat: str) -> str:
         r, s = self.stat_cell(stat, "raise_col"), self.stat_cell(stat, "step_col")
         price = self.size_value(stat, "price")
-        if stat == "move":
-            body = f"{price}*(2^{r}-1)"
-        else:
-            body = f"{r}/{s}*{price}"
+        body = f"{price}*(2^{r}-1)" if stat == "move" else f"{r}/{s}*{price}"
         return f'=IF(OR({r}="",{s}=""),0,IF({r}<=0,0,IF(MOD({r},{s})<>0,0,{body})))'
 
     # --- 移動タイプ・地形適応 -----------------------------------------------------------------
@@ -302,15 +299,13 @@ class UpFormulas:
     def effective_damage(self, table: Table, i: int) -> str:
         c = self._w(table, i)
         melee = self._is_melee(c)
-        bonus = f'IFERROR(VLOOKUP({c("attribute")},{{{self._attr_pairs()}}},2,FALSE),0)'
+        pairs = ";".join(f'"{a["label"]}",{a["damage_bonus"]}' for a in self.t.raw["attributes"])
+        bonus = f'IFERROR(VLOOKUP({c("attribute")},{{{pairs}}},2,FALSE),0)'
         abil = self.l.table("abilities")
         no_hands = f'COUNTIF({abil.column_range("id")},"{label_of("abilities", "no_manipulator")}")=0'
         power = self.stat_cell("power", "value_col")
         return (f'=IF({c("name")}="","",{c("damage.dice")}&"D10+"&({c("damage.fixed")}+{bonus}'
                 f'+IF(AND({melee},{no_hands}),{power},0)))')
-
-    def _attr_pairs(self) -> str:
-        return ";".join(f'"{a["label"]}",{a["damage_bonus"]}' for a in self.t.raw["attributes"])
 
     def effective_accuracy(self, table: Table, i: int) -> str:
         c = self._w(table, i)

@@ -122,9 +122,10 @@ def site(tmp_path_factory) -> Path:
         pytest.skip(f"the site cannot be built here: {err}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(site: Path):
-    """The page, loaded once from the local server and started (Pyodide ready)."""
+    """The page, loaded once from the local server and started (Pyodide ready); closed with this
+    file, since Playwright's sync API runs an event loop that a later file's own would meet."""
     from converter.web.serve import serve
 
     server, url = serve(site)
@@ -168,7 +169,7 @@ def _options(lang: str = "ja") -> list[str]:
     return [*rules, "--catalog", f"_options/{CATALOG.name}", "--skills", f"_options/{SKILLS.name}", "--lang", lang]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def checked(browser: Browser, flat: Path) -> dict:
     """Every input checked in the page through its `files` input, without options."""
     assert browser.page.evaluate("localStorage.length") == 0

@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, chdir, nullcontext
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from ..core.errors import MechasheetError
 
@@ -371,18 +371,9 @@ def _dumps(value: Any) -> str:
     return json.dumps(value)
 
 
-@contextmanager
-def _working_dir(root: str | None) -> Iterator[None]:
+def _working_dir(root: str | None) -> AbstractContextManager[Any]:
     """Within: ``root`` the working directory (the paths of a request are relative to it)."""
-    if not root:
-        yield
-        return
-    before = os.getcwd()
-    os.chdir(root)
-    try:
-        yield
-    finally:
-        os.chdir(before)
+    return chdir(root) if root else nullcontext()
 
 
 def _lang(req: Request) -> str:

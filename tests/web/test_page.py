@@ -12,7 +12,7 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -45,16 +45,6 @@ def session(tmp_path: Path) -> Session:
     return Session(out=tmp_path / "out")
 
 
-@contextlib.contextmanager
-def _in(folder: Path) -> Iterator[None]:
-    before = os.getcwd()
-    os.chdir(folder)
-    try:
-        yield
-    finally:
-        os.chdir(before)
-
-
 def cli(folder: Path, *argv: str) -> tuple[int, str]:
     """``mechasheet ARGV`` run from ``folder``: its exit code and what it printed."""
     code, out, _ = cli_err(folder, *argv)
@@ -64,7 +54,7 @@ def cli(folder: Path, *argv: str) -> tuple[int, str]:
 def cli_err(folder: Path, *argv: str) -> tuple[int, str, str]:
     """``mechasheet ARGV`` run from ``folder``: its exit code, standard output and error."""
     out, err = io.StringIO(), io.StringIO()
-    with _in(folder), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with contextlib.chdir(folder), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(list(argv))
     return code, out.getvalue(), err.getvalue()
 

@@ -3,10 +3,9 @@ the web page): where chromium lives, its flags, and Playwright's sync API or a s
 under CI=true, where .ci/run installs both)."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import pytest
+from .needs import missing as needed
 
 CHROMIUM = Path("/usr/bin/chromium")
 BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -22,7 +21,5 @@ def playwright():
     missing = [what for what, ok in (("playwright", sync_playwright is not None), (str(CHROMIUM), CHROMIUM.exists()))
                if not ok]
     if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true and missing: {', '.join(missing)} (.ci/run installs them)")
-        pytest.skip(f"missing: {', '.join(missing)}")
+        needed(", ".join(missing))
     return sync_playwright

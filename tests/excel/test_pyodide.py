@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from ..needs import missing as needed
+
 from converter.excel import udfs
 
 from .cases import ROOT, SAMPLES, all_calls, sample_grids, sheet_args
@@ -38,14 +40,6 @@ def pyodide_dir() -> Path | None:
             if (folder / "pyodide.mjs").is_file():
                 return folder
     return None
-
-
-def _need(what: str, ok: bool) -> None:
-    if ok:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} is needed under CI=true (.ci/run installs Node and pyodide)")
-    pytest.skip(f"{what} is missing (npm install --prefix ~/.cache/mechasheet-pyodide pyodide@{PYODIDE_VERSION})")
 
 
 @pytest.fixture(scope="session")
@@ -70,7 +64,8 @@ def _runtime_wheels(folder: Path) -> tuple[Path, Path]:
         done = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
                                "--platform", "any", "--implementation", "py", "--python-version", "3.13",
                                "-d", str(cache), *missing], capture_output=True, text=True, timeout=300)
-        _need(f"pip download {' '.join(missing)} ({done.stderr.strip()[-300:]})", done.returncode == 0)
+        if done.returncode != 0:
+            needed(f"pip download {' '.join(missing)}", done.stderr.strip()[-300:])
     return found["micropip"], found["xlwings"]
 
 
@@ -101,7 +96,9 @@ def test_lite_installs_the_wheel_and_every_call_equals_cpython(tmp_path: Path, p
     every sample returns CPython's value, every docs example its documented result, and
     SHEET_CHECK CPython's findings with one SCHEMA_UNAVAILABLE (no jsonschema there)."""
     folder = pyodide_dir()
-    _need("Node and its pyodide package", bool(shutil.which("node") and folder))
+    if not (shutil.which("node") and folder):
+        needed("Node and its pyodide package",
+               f"npm install --prefix ~/.cache/mechasheet-pyodide pyodide@{PYODIDE_VERSION}")
     assert folder is not None
     micropip_wheel, xlwings_wheel = _runtime_wheels(folder)
     for wheel in (project_wheel, xlwings_wheel):

@@ -21,6 +21,7 @@ import pytest
 from converter.export.files import export_paths
 from converter.export.model import Piece
 
+from ..needs import missing
 from .test_export import CASES, dice_terms
 from .test_online_play import PP_DOC, SUIT, folded_expand
 
@@ -73,10 +74,7 @@ def rolled(pieces) -> dict[str, dict | None]:
     """Every palette line, variables filled in, rolled once by BCDice: text → result."""
     node, folder = shutil.which("node"), bcdice_dir()
     if not (node and folder):
-        if os.environ.get("CI") == "true":
-            pytest.fail("Node and its bcdice package are needed under CI=true (.ci/run installs them)")
-        pytest.skip("Node or its bcdice package is missing (npm install --prefix ~/.cache/mechasheet-bcdice "
-                    f"bcdice@{BCDICE_VERSION})")
+        missing("Node and its bcdice package", f"npm install --prefix ~/.cache/mechasheet-bcdice bcdice@{BCDICE_VERSION}")
     texts = sorted({text for _, piece in pieces for _, text, _ in _lines(piece)})
     run = subprocess.run([node, "-e", SCRIPT], input=json.dumps(texts), capture_output=True, text=True,
                          cwd=folder, timeout=120, check=True)

@@ -5,12 +5,12 @@ formula (LibreOffice 7.4 keeps stale cached values otherwise); all files convert
 """
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+
+from ..needs import missing
 
 PROFILE_XCU = """<?xml version="1.0" encoding="UTF-8"?>
 <oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
@@ -25,9 +25,7 @@ def soffice() -> str:
     exe = shutil.which("soffice") or shutil.which("libreoffice")
     if exe:
         return exe
-    if os.environ.get("CI") == "true":
-        pytest.fail("LibreOffice (soffice) is required under CI=true; .ci/run installs it")
-    pytest.skip("LibreOffice (soffice) is not installed")
+    missing("LibreOffice (soffice)")
 
 
 # PDF with a bookmark per sheet, so the pages each sheet prints on can be counted.

@@ -8,22 +8,18 @@ where a missing one fails (``.ci/run`` installs Gnumeric; the ``test`` extra bri
 """
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import pytest
+
+from ..needs import missing as _missing
 
 Cell = tuple[str, str]  # (sheet title, A1)
 
 
-def _missing(what: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} is required under CI=true (.ci/run and the test extra install it)")
-    pytest.skip(f"{what} is not installed")
 
 
 def ssconvert() -> str:

@@ -3,7 +3,6 @@ first page of each system rendered to PNG for a person to look at; labels whole,
 hidden (docs/templates.md, Printing)."""
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,6 +16,7 @@ from converter.sheets.layout import col_letter, load_layout
 from converter.sheets.name_keys import stage_columns
 from converter.sheets.page_setup import HEADER_LINES, text_width
 
+from ..needs import missing
 from .libreoffice import export_pdf
 from .pdf_pages import sheet_pages
 
@@ -63,9 +63,7 @@ def test_first_pages_rendered_for_a_person(printed, tmp_path_factory) -> None:
     pytest's basetemp keeps it), rendered by pdftoppm (Debian's poppler-utils)."""
     exe = shutil.which("pdftoppm")
     if exe is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("pdftoppm is required under CI=true; .ci/run installs poppler-utils")
-        pytest.skip("pdftoppm (poppler-utils) is not installed")
+        missing("pdftoppm", "Debian's poppler-utils")
     out = tmp_path_factory.mktemp("print-png")
     for system in SYSTEMS:
         sample = next(p for p in SAMPLES if p.parent.name == system)

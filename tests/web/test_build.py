@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from ..needs import missing
+
 from converter.cli import main
 from converter.core.errors import MechasheetError
 from converter.web.assets import Asset, AssetError, cache_dir, fetch, pinned
@@ -40,9 +42,7 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 
 def _offline(exc: MechasheetError) -> None:
     """Skip a test the network is needed for, unless CI=true (where the network is part of the run)."""
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"the pinned assets must be reachable under CI=true: {exc.message('en')}")
-    pytest.skip(f"the network is not reachable: {exc.message('en')}")
+    missing("the network (the pinned assets)", exc.message("en"))
 
 
 @pytest.fixture(scope="module")

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import shutil
 import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from ..needs import missing
 
 from .test_page import BAD_CATALOG, BROKEN, HOUSE, LEGACY, OPTIONS, ROOT, cli, cli_options
 
@@ -71,14 +72,6 @@ def _mangled() -> list[tuple[str, object]]:
     return out
 
 
-def _need(what: str, ok: bool) -> None:
-    if ok:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} is needed under CI=true")
-    pytest.skip(f"{what} is missing")
-
-
 def _inputs(folder: Path) -> Path:
     """The samples and option files, laid out as the worker lays out dropped files."""
     shutil.copytree(ROOT / "samples", folder / "samples")
@@ -99,11 +92,12 @@ def test_the_page_under_pyodide_reports_what_the_cli_reports(tmp_path: Path) -> 
     from converter.web.build import build_site
 
     node = shutil.which("node")
-    _need("node", node is not None)
+    if node is None:
+        missing("Node")
     try:
         site = build_site(tmp_path / "site")
     except MechasheetError as exc:  # offline and not cached
-        _need(f"the site's pinned assets ({exc})", False)
+        missing("the site's pinned assets", str(exc))
     work = tmp_path / "work"
     _inputs(work / "in")
     (work / "run.py").write_text(SCRIPT, "utf-8")

@@ -729,37 +729,34 @@ function working(out) {
   out.textContent = t("working");
 }
 
-async function download(method, request, out, onProgress = null) {
+/** An action's answer, its progress and failure shown in `out`; null when it failed. */
+async function act(method, request, out, onProgress = null) {
   working(out);
   const answer = await call(method, request, {}, onProgress);
-  if (answer.error) {
-    fail(out, answer.error);
-    return null;
-  }
+  if (!answer.error) return answer;
+  fail(out, answer.error);
+  return null;
+}
+
+async function download(method, request, out, onProgress = null) {
+  const answer = await act(method, request, out, onProgress);
+  if (!answer) return null;
   out.textContent = answer.downloads.map((d) => d.name).join(", ");
   for (const d of answer.downloads) save(d);
   return answer;
 }
 
 async function convert(request, out) {
-  working(out);
-  const answer = await call("convert", request);
-  if (answer.error) {
-    fail(out, answer.error);
-    return;
-  }
+  const answer = await act("convert", request, out);
+  if (!answer) return;
   for (const d of answer.downloads) save(d);
   out.replaceChildren(el("p", {}, answer.ok.name || ""), el("details", { open: true },
     el("summary", {}, t("account")), el("pre", { class: "account" }, answer.ok.text || "")));
 }
 
 async function ccfolia(request, out) {
-  working(out);
-  const answer = await call("ccfolia", request);
-  if (answer.error) {
-    fail(out, answer.error);
-    return;
-  }
+  const answer = await act("ccfolia", request, out);
+  if (!answer) return;
   const pieces = answer.ok.pieces || [];
   window.mechasheetLastCopy = null;
   if (pieces.length === 1) {
